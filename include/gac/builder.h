@@ -1,0 +1,71 @@
+/* Building instructions, types, constants and blocks. */
+#ifndef GAC_BUILDER_H
+#define GAC_BUILDER_H
+
+#include "gac/module.h"
+
+/* One operand for gac_build: an id, a literal word or a string. */
+typedef struct gac_op {
+  uint8_t kind; /* gac_operand_kind: GAC_OPERAND_ID, _LITERAL or _STRING */
+  uint32_t value;
+  const char *str;
+} gac_op;
+
+#define GAC_ID(x) ((gac_op){GAC_OPERAND_ID, (x), NULL})
+#define GAC_LIT(x) ((gac_op){GAC_OPERAND_LITERAL, (x), NULL})
+#define GAC_STR(s) ((gac_op){GAC_OPERAND_STRING, 0, (s)})
+
+/* Where new instructions go: before `before` in `list`, or at its end. */
+typedef struct gac_builder {
+  gac_module *module;
+  gac_inst_list *list;
+  gac_inst *before;
+} gac_builder;
+
+gac_builder gac_builder_at_end(gac_module *m, gac_inst_list *list);
+gac_builder gac_builder_before(gac_module *m, gac_inst *inst);
+gac_builder gac_builder_after(gac_module *m, gac_inst *inst);
+
+/* Creates a detached instruction. result_id: 0 for none, GAC_NEW_ID for a
+ * fresh id, or an explicit id. */
+#define GAC_NEW_ID UINT32_MAX
+gac_inst *gac_inst_create(gac_module *m, uint16_t opcode, uint32_t type_id,
+                          uint32_t result_id, const gac_op *ops, unsigned num_ops);
+
+/* Creates and inserts; returns the instruction (result in ->result_id). */
+gac_inst *gac_build(gac_builder *b, uint16_t opcode, uint32_t type_id, uint32_t result_id,
+                    const gac_op *ops, unsigned num_ops);
+#define gac_build_ops(b, opcode, type, result, ...)                                    \
+  gac_build((b), (opcode), (type), (result), (const gac_op[]){__VA_ARGS__},           \
+            sizeof((const gac_op[]){__VA_ARGS__}) / sizeof(gac_op))
+
+/* Find-or-create in the global section (types and constants are unique). */
+uint32_t gac_type_void(gac_module *m);
+uint32_t gac_type_bool(gac_module *m);
+uint32_t gac_type_int(gac_module *m, uint32_t width, uint32_t signedness);
+uint32_t gac_type_float(gac_module *m, uint32_t width);
+uint32_t gac_type_event(gac_module *m);
+uint32_t gac_type_vector(gac_module *m, uint32_t component, uint32_t count);
+uint32_t gac_type_pointer(gac_module *m, uint32_t storage_class, uint32_t pointee);
+uint32_t gac_type_function(gac_module *m, uint32_t ret, const uint32_t *params, unsigned n);
+uint32_t gac_constant_int(gac_module *m, uint32_t type, uint64_t value);
+uint32_t gac_constant_null(gac_module *m, uint32_t type);
+
+/* Module-level instructions that must be unique. */
+void gac_require_capability(gac_module *m, uint32_t capability);
+void gac_require_extension(gac_module *m, const char *name);
+uint32_t gac_require_ext_inst_import(gac_module *m, const char *name);
+uint32_t gac_find_ext_inst_import(const gac_module *m, const char *name);
+
+/* Functions and blocks. */
+gac_function *gac_function_create(gac_module *m, uint32_t return_type, uint32_t control,
+                                  uint32_t function_type);
+uint32_t gac_function_add_param(gac_module *m, gac_function *f, uint32_t type);
+/* A new block with a fresh label, after `after` (or at the end if NULL). */
+gac_block *gac_block_create(gac_module *m, gac_function *f, gac_block *after);
+static inline uint32_t gac_block_label(const gac_block *b) {
+  return b->insts.first ? b->insts.first->result_id : 0;
+}
+gac_inst *gac_block_terminator(const gac_block *b);
+
+#endif

@@ -1,0 +1,20 @@
+/* Passes: bool pass(module, options, diag) returning progress, run by a
+ * manager that validates between passes (as Mesa's NIR does). */
+#ifndef GAC_PASS_H
+#define GAC_PASS_H
+
+#include "gac/module.h"
+
+typedef bool (*gac_pass_fn)(gac_module *m, const char *arg, gac_diag *diag);
+
+typedef struct gac_pass_info {
+  const char *name;     /* command-line flag without the leading "--" */
+  const char *help;
+  gac_pass_fn run;
+} gac_pass_info;
+
+const gac_pass_info *gac_pass_find(const char *name);
+/* The registry, terminated by an entry with name NULL. */
+const gac_pass_info *gac_passes(void);
+
+#endif

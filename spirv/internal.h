@@ -1,0 +1,38 @@
+/* Library-private helpers shared by the spirv/ sources. */
+#ifndef GAC_SPIRV_INTERNAL_H
+#define GAC_SPIRV_INTERNAL_H
+
+#include "gac/module.h"
+
+/* A bump allocator that frees everything at once with its module. */
+gac_arena *gac_arena_create(void);
+void gac_arena_destroy(gac_arena *a);
+void *gac_arena_alloc(gac_arena *a, size_t size); /* zeroed, 8-byte aligned; aborts on OOM */
+
+/* Makes room for ids below bound in the per-id tables. */
+void gac_module_reserve_ids(gac_module *m, uint32_t bound);
+/* Records the definition and, if use lists are built, links inst's uses. */
+void gac_inst_link(gac_module *m, gac_inst *inst);
+void gac_inst_unlink(gac_module *m, gac_inst *inst);
+
+/* Which section a module-scope opcode belongs to. */
+gac_section gac_section_of_opcode(uint16_t opcode);
+bool gac_opcode_is_terminator(uint16_t opcode);
+
+/* Allocation that aborts on failure (the library has no partial-OOM paths). */
+void *gac_xmalloc(size_t n);
+void *gac_xrealloc(void *p, size_t n);
+char *gac_xstrdup(const char *s);
+
+/* A growable string. */
+typedef struct gac_strbuf {
+  char *data;
+  size_t len, cap;
+} gac_strbuf;
+void gac_strbuf_append(gac_strbuf *b, const char *s, size_t n);
+void gac_strbuf_printf(gac_strbuf *b, const char *fmt, ...) GAC_PRINTF(2, 3);
+static inline void gac_strbuf_puts(gac_strbuf *b, const char *s) {
+  gac_strbuf_append(b, s, __builtin_strlen(s));
+}
+
+#endif

@@ -1,0 +1,182 @@
+/* gac-opt: read a SPIR-V module, validate it, run passes, write it back,
+ * in the manner of spirv-opt. Exit 0 on success, 1 for invalid input or a
+ * failed pass, 2 for usage errors. The output file is written only when
+ * everything succeeded, and atomically. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "file_io.h"
+#include "gac/pass.h"
+#include "gac/text.h"
+#include "gac/validate.h"
+
+#ifndef GAC_VERSION
+#define GAC_VERSION "unknown"
+#endif
+
+enum { EXIT_INVALID = 1, EXIT_USAGE = 2, MAX_PASSES = 64 };
+
+typedef struct pass_request {
+  const gac_pass_info *pass;
+  const char *arg;
+} pass_request;
+
+static void usage(FILE *out) {
+  fputs("Usage: gac-opt [options] [passes] <input.spv | -> [-o <output.spv | ->]\n"
+        "\n"
+        "Reads a SPIR-V binary, runs the passes in the order given and writes the result.\n"
+        "\n"
+        "Options:\n"
+        "  -o <file>           Write the binary to <file> ('-' for stdout).\n"
+        "  --validate          Validate the input, and the module after every pass: the\n"
+        "                      NonSemantic.Codeplay.GroupAsyncCopies rules and SPIRV-Tools'\n"
+        "                      core rules (see docs/VALIDATION.md).\n"
+        "  --no-core           With --validate, check only the GroupAsyncCopies rules.\n"
+        "  --target-env=<env>  Environment for core validation (spv1.0..spv1.6, opencl1.2,\n"
+        "                      opencl2.0, ...). Default: universal SPIR-V 1.6.\n"
+        "  --print             Print the module (after passes) as text, with the\n"
+        "                      GroupAsyncCopies instructions and operands by name.\n"
+        "  --help              Show this help.\n"
+        "  --version           Show the version.\n"
+        "\n"
+        "Passes:\n",
+        out);
+  for (const gac_pass_info *p = gac_passes(); p->name; p++)
+    fprintf(out, "  --%-22s %s\n", p->name, p->help);
+  fputs("\nExit status: 0 success, 1 invalid input or failed pass, 2 usage error.\n", out);
+}
+
+static int usage_error(const char *fmt, const char *arg) {
+  fputs("gac-opt: ", stderr);
+  fprintf(stderr, fmt, arg);
+  fputs("\nTry 'gac-opt --help'.\n", stderr);
+  return EXIT_USAGE;
+}
+
+static bool report(gac_diag *d, const char *source) {
+  gac_diag_print(d, stderr, source);
+  bool errors = gac_diag_has_errors(d);
+  gac_diag_clear(d);
+  return !errors;
+}
+
+int main(int argc, char **argv) {
+  const char *input = NULL, *output = NULL;
+  bool validate = false, print = false, core = true;
+  int target_env = -1;
+  pass_request passes[MAX_PASSES];
+  unsigned num_passes = 0;
+
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+      usage(stdout);
+      return 0;
+    } else if (strcmp(a, "--version") == 0) {
+      printf("gac-opt %s\n", GAC_VERSION);
+      return 0;
+    } else if (strcmp(a, "-o") == 0) {
+      if (++i >= argc)
+        return usage_error("%s needs a file name", "-o");
+      output = argv[i];
+    } else if (strcmp(a, "--validate") == 0) {
+      validate = true;
+    } else if (strcmp(a, "--no-core") == 0) {
+      core = false;
+    } else if (strcmp(a, "--print") == 0) {
+      print = true;
+    } else if (strncmp(a, "--target-env=", 13) == 0) {
+      target_env = gac_target_env_parse(a + 13);
+      if (target_env < 0)
+        return usage_error("unknown target environment '%s'", a + 13);
+    } else if (strncmp(a, "--", 2) == 0) {
+      char name[128];
+      const char *eq = strchr(a + 2, '=');
+      size_t len = eq ? (size_t)(eq - (a + 2)) : strlen(a + 2);
+      if (len >= sizeof name)
+        return usage_error("unknown option '%s'", a);
+      memcpy(name, a + 2, len);
+      name[len] = '\0';
+      const gac_pass_info *p = gac_pass_find(name);
+      if (!p)
+        return usage_error("unknown option or pass '%s'", a);
+      if (num_passes == MAX_PASSES)
+        return usage_error("too many passes (at most %s)", "64");
+      passes[num_passes++] = (pass_request){p, eq ? eq + 1 : NULL};
+    } else if (a[0] == '-' && a[1] != '\0') {
+      return usage_error("unknown option '%s'", a);
+    } else if (!input) {
+      input = a;
+    } else {
+      return usage_error("more than one input file ('%s')", a);
+    }
+  }
+  if (!input)
+    return usage_error("%s", "no input file");
+  if (!output && !print && !validate)
+    return usage_error("%s", "nothing to do: give -o, --print or --validate");
+
+  const char *source = strcmp(input, "-") == 0 ? "<stdin>" : input;
+  char *bytes;
+  size_t size;
+  if (!read_file(input, &bytes, &size))
+    return EXIT_INVALID;
+
+  gac_diag diag;
+  gac_diag_init(&diag);
+  gac_module *m = gac_module_read_bytes(bytes, size, &diag);
+  free(bytes);
+  int status = 0;
+  gac_validate_options vopts = {.core = core, .target_env = target_env};
+  if (!report(&diag, source) || !m) {
+    status = EXIT_INVALID;
+    goto done;
+  }
+  if (validate && !(gac_validate(m, &vopts, &diag), report(&diag, source))) {
+    status = EXIT_INVALID;
+    goto done;
+  }
+  for (unsigned i = 0; i < num_passes; i++) {
+    passes[i].pass->run(m, passes[i].arg, &diag);
+    bool ok = report(&diag, source);
+    /* As NIR does between passes: a pass must leave a valid module. */
+    if (ok && validate) {
+      gac_validate(m, &vopts, &diag);
+      if (!report(&diag, source)) {
+        fprintf(stderr, "%s: error: the module is invalid after --%s\n", source, passes[i].pass->name);
+        ok = false;
+      }
+    }
+    if (!ok) {
+      status = EXIT_INVALID;
+      goto done;
+    }
+  }
+
+  uint32_t *words = NULL;
+  size_t num_words = 0;
+  if (!gac_module_write(m, &words, &num_words)) {
+    fprintf(stderr, "%s: error: out of memory writing the module\n", source);
+    status = EXIT_INVALID;
+    goto done;
+  }
+  if (print) {
+    char *text;
+    if (!gac_disassemble(words, num_words, &text, &diag)) {
+      report(&diag, source);
+      status = EXIT_INVALID;
+    } else {
+      fputs(text, stdout);
+      free(text);
+    }
+  }
+  if (status == 0 && output && !write_file_atomic(output, words, num_words * sizeof(uint32_t)))
+    status = EXIT_INVALID;
+  free(words);
+
+done:
+  gac_module_destroy(m);
+  gac_diag_free(&diag);
+  return status;
+}
