@@ -15,6 +15,9 @@ void gac_module_reserve_ids(gac_module *m, uint32_t bound);
 void gac_inst_link(gac_module *m, gac_inst *inst);
 void gac_inst_unlink(gac_module *m, gac_inst *inst);
 
+/* "OpTypeInt" for SpvOpTypeInt (SPIRV-Tools' names lack the prefix). */
+const char *gac_opcode_name(uint16_t opcode);
+
 /* Which section a module-scope opcode belongs to. */
 gac_section gac_section_of_opcode(uint16_t opcode);
 bool gac_opcode_is_terminator(uint16_t opcode);

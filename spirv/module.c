@@ -1,10 +1,12 @@
 /* The module: id tables, instruction lists, use lists. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <spirv/unified1/spirv.h>
 
 #include "internal.h"
+#include "spirv_tools.h"
 
 static const char *const section_names[GAC_SECTION_COUNT] = {
     "capabilities",      "extensions",   "extended instruction imports",
@@ -300,4 +302,13 @@ bool gac_opcode_is_terminator(uint16_t op) {
   default:
     return false;
   }
+}
+
+const char *gac_opcode_name(uint16_t opcode) {
+  /* A few rotating buffers so that one message can name several opcodes. */
+  static _Thread_local char names[4][64];
+  static _Thread_local unsigned next;
+  char *buf = names[next++ % 4];
+  snprintf(buf, sizeof names[0], "Op%s", spvOpcodeString(opcode));
+  return buf;
 }

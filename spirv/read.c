@@ -89,7 +89,7 @@ static gac_inst *copy_inst(reader *r, const spv_parsed_instruction_t *p) {
   return inst;
 }
 
-static const char *opname(uint16_t op) { return spvOpcodeString(op); }
+static const char *opname(uint16_t op) { return gac_opcode_name(op); }
 
 static spv_result_t check_ids(reader *r, const gac_inst *inst) {
   for (unsigned i = 0; i < inst->num_operands; i++) {

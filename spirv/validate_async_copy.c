@@ -38,7 +38,7 @@ static const gac_inst *type_of(const checker *c, uint32_t id) {
   return def && def->type_id ? gac_def(c->m, def->type_id) : NULL;
 }
 
-static const char *opname(const gac_inst *i) { return i ? spvOpcodeString(i->opcode) : "nothing"; }
+static const char *opname(const gac_inst *i) { return i ? gac_opcode_name(i->opcode) : "nothing"; }
 
 /* The value of an integer OpConstant/OpConstantNull, or false if not constant. */
 static bool constant_value(const checker *c, uint32_t id, uint64_t *value) {

@@ -1,0 +1,21 @@
+# lit configuration for gac's pass/print/validate tests (LLVM and spirv-opt style).
+# CTest passes the build's tool folder and a scratch folder through the environment.
+import os
+
+import lit.formats
+
+config.name = "gac"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".spvasm", ".test"]
+config.excludes = ["Inputs"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.environ.get("GAC_LIT_EXEC_ROOT", os.path.join(config.test_source_root, "Output"))
+
+tools = os.environ["GAC_TOOLS_DIR"]
+llvm_bin = os.environ.get("GAC_LLVM_BIN", "/usr/lib/llvm-15/bin")
+config.environment["PATH"] = os.pathsep.join([tools, llvm_bin, os.environ.get("PATH", "")])
+for var in ("ASAN_OPTIONS", "UBSAN_OPTIONS"):
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
+config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
+config.substitutions.append(("%expect-exit", os.path.join(config.test_source_root, "expect-exit")))

@@ -1,0 +1,354 @@
+/* Malformed binaries: each case derives one broken binary from a small valid
+ * module and names the diagnostic the reader must give for it.
+ *
+ *   malformed_test [output-dir]
+ *
+ * For every case gac_module_read_bytes (and gac_module_read, when the length
+ * is a whole number of words) must return NULL with an error whose message or
+ * rule contains the expected text; reading without a diag must not crash.
+ * With output-dir, each binary is also written to <output-dir>/<name>.spv for
+ * the gac-opt test (run_gac_opt.cmake). */
+#define _POSIX_C_SOURCE 200809L /* open_memstream */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <spirv/unified1/spirv.h>
+
+#include "gac/module.h"
+#include "gac/text.h"
+#include "gac/validate.h"
+
+/* Ids 1..23 are used; the bound is 40, so 30..39 are free for the cases. */
+static const char base_text[] =
+    "; SPIR-V\n"
+    "; Version: 1.0\n"
+    "; Bound: 40\n"
+    "OpCapability Addresses\n"
+    "OpCapability Kernel\n"
+    "OpCapability Int64\n"
+    "OpExtension \"SPV_KHR_non_semantic_info\"\n"
+    "%1 = OpExtInstImport \"NonSemantic.Codeplay.GroupAsyncCopies\"\n"
+    "OpMemoryModel Physical64 OpenCL\n"
+    "OpEntryPoint Kernel %20 \"k\"\n"
+    "OpName %20 \"k\"\n"
+    "%2 = OpTypeVoid\n"
+    "%3 = OpTypeInt 64 0\n"
+    "%4 = OpTypeEvent\n"
+    "%5 = OpTypePointer Workgroup %3\n"
+    "%6 = OpTypePointer CrossWorkgroup %3\n"
+    "%7 = OpTypeFunction %2 %6\n"
+    "%8 = OpConstant %3 0\n"
+    "%9 = OpConstant %3 8\n"
+    "%10 = OpConstant %3 4\n"
+    "%11 = OpConstantNull %4\n"
+    "%12 = OpVariable %5 Workgroup\n"
+    "%20 = OpFunction %2 None %7\n"
+    "%21 = OpFunctionParameter %6\n"
+    "%22 = OpLabel\n"
+    "%23 = OpExtInst %4 %1 GroupAsyncCopy2D2D Destination=%12 DestinationOffset=%8 Source=%21 "
+    "SourceOffset=%8 NumBytesPerElement=%9 NumElementsPerLine=%10 NumLines=%10 "
+    "SourceLineLength=%10 DestinationLineLength=%10 Event=%11\n"
+    "OpReturn\n"
+    "OpFunctionEnd\n";
+
+enum { MAX_WORDS = 256 };
+
+typedef struct bin {
+  uint32_t w[MAX_WORDS];
+  size_t n;           /* words */
+  size_t drop_bytes;  /* bytes cut off the end (for a length that is not a multiple of 4) */
+} bin;
+
+static bin base;
+
+static uint32_t opword(uint32_t opcode, uint32_t count) { return count << 16 | opcode; }
+static uint32_t count_of(const bin *b, size_t at) { return b->w[at] >> 16; }
+
+/* Word offset of the nth (from 0) instruction with the opcode; aborts if none. */
+static size_t find(const bin *b, uint32_t opcode, unsigned nth) {
+  for (size_t at = 5; at < b->n && count_of(b, at) > 0; at += count_of(b, at))
+    if ((b->w[at] & 0xffff) == opcode && nth-- == 0)
+      return at;
+  fprintf(stderr, "malformed_test: the base module lacks an instruction with opcode %u\n", opcode);
+  abort();
+}
+static size_t next(const bin *b, size_t at) { return at + count_of(b, at); }
+
+static void insert(bin *b, size_t at, const uint32_t *w, size_t n) {
+  if (b->n + n > MAX_WORDS)
+    abort();
+  memmove(b->w + at + n, b->w + at, (b->n - at) * sizeof(uint32_t));
+  memcpy(b->w + at, w, n * sizeof(uint32_t));
+  b->n += n;
+}
+#define INSERT(b, at, ...) \
+  insert(b, at, (const uint32_t[]){__VA_ARGS__}, sizeof((const uint32_t[]){__VA_ARGS__}) / sizeof(uint32_t))
+
+static void erase(bin *b, size_t at, size_t n) {
+  memmove(b->w + at, b->w + at + n, (b->n - at - n) * sizeof(uint32_t));
+  b->n -= n;
+}
+static void erase_inst(bin *b, size_t at) { erase(b, at, count_of(b, at)); }
+
+/* ---- the cases ---- */
+
+static void empty(bin *b) { b->n = 0; }
+static void short_header(bin *b) { b->n = 3; }
+static void header_only_no_bound(bin *b) { b->n = 4; }
+static void bad_magic(bin *b) { b->w[0] = 0x07230204; }
+static void odd_length(bin *b) { b->drop_bytes = 1; }
+static void truncated_instruction(bin *b) { b->n = find(b, SpvOpExtInst, 0) + 4; }
+static void word_count_zero(bin *b) { b->w[find(b, SpvOpTypeEvent, 0)] = opword(SpvOpTypeEvent, 0); }
+static void word_count_past_end(bin *b) { b->w[find(b, SpvOpFunctionEnd, 0)] = opword(SpvOpFunctionEnd, 9); }
+static void word_count_too_big(bin *b) {
+  /* OpTypeVoid takes no operand: a third word is one too many. */
+  size_t at = find(b, SpvOpTypeVoid, 0);
+  INSERT(b, at + 2, 0);
+  b->w[at] = opword(SpvOpTypeVoid, 3);
+}
+static void unknown_opcode(bin *b) { INSERT(b, find(b, SpvOpReturn, 0), opword(0xfff0, 1)); }
+static void result_id_zero(bin *b) { b->w[find(b, SpvOpTypeEvent, 0) + 1] = 0; }
+static void operand_id_zero(bin *b) { b->w[find(b, SpvOpTypePointer, 0) + 3] = 0; }
+static void result_id_at_bound(bin *b) { b->w[find(b, SpvOpTypeEvent, 0) + 1] = 40; }
+static void operand_id_past_bound(bin *b) { b->w[find(b, SpvOpExtInst, 0) + 7] = 1000; }
+static void bound_zero(bin *b) { b->w[3] = 0; }
+static void bound_too_small(bin *b) { b->w[3] = 23; /* %23 is the copy */ }
+static void duplicate_result_id(bin *b) { b->w[find(b, SpvOpConstant, 1) + 2] = 8; }
+static void duplicate_result_id_in_function(bin *b) { b->w[find(b, SpvOpLabel, 0) + 1] = 21; }
+static void type_int_missing_word(bin *b) {
+  size_t at = find(b, SpvOpTypeInt, 0);
+  erase(b, at + 3, 1);
+  b->w[at] = opword(SpvOpTypeInt, 3);
+}
+static void string_without_terminator(bin *b) {
+  /* OpName %20 "k": the string's only word becomes "kkkk", with no NUL in the instruction. */
+  b->w[find(b, SpvOpName, 0) + 2] = 0x6b6b6b6b;
+}
+static void import_name_unterminated_at_end(bin *b) {
+  size_t at = find(b, SpvOpExtInstImport, 0);
+  b->w[next(b, at) - 1] = 0x41414141;
+}
+static void bad_storage_class(bin *b) { b->w[find(b, SpvOpTypePointer, 0) + 2] = 0xffff; }
+static void bad_addressing_model(bin *b) { b->w[find(b, SpvOpMemoryModel, 0) + 1] = 77; }
+static void bad_memory_model(bin *b) { b->w[find(b, SpvOpMemoryModel, 0) + 2] = 77; }
+static void bad_capability(bin *b) { b->w[find(b, SpvOpCapability, 0) + 1] = 0x7fffffff; }
+static void constant_of_non_type(bin *b) { b->w[find(b, SpvOpConstant, 0) + 1] = 12; }
+static void constant_of_undefined_type(bin *b) { b->w[find(b, SpvOpConstant, 0) + 1] = 30; }
+static void capability_after_type(bin *b) {
+  INSERT(b, next(b, find(b, SpvOpTypeInt, 0)), opword(SpvOpCapability, 2), SpvCapabilityInt8);
+}
+static void memory_model_after_name(bin *b) {
+  size_t at = find(b, SpvOpMemoryModel, 0);
+  uint32_t mm[3];
+  memcpy(mm, b->w + at, sizeof mm);
+  erase(b, at, 3);
+  insert(b, next(b, find(b, SpvOpName, 0)), mm, 3);
+}
+static void type_after_function(bin *b) { b->w[3] = 40, INSERT(b, b->n, opword(SpvOpTypeFloat, 3), 30, 32); }
+static void label_outside_function(bin *b) { INSERT(b, find(b, SpvOpFunction, 0), opword(SpvOpLabel, 2), 30); }
+static void terminator_outside_function(bin *b) { INSERT(b, find(b, SpvOpFunction, 0), opword(SpvOpReturn, 1)); }
+static void parameter_outside_function(bin *b) {
+  INSERT(b, find(b, SpvOpFunction, 0), opword(SpvOpFunctionParameter, 3), 6, 30);
+}
+static void function_end_outside_function(bin *b) { INSERT(b, find(b, SpvOpFunction, 0), opword(SpvOpFunctionEnd, 1)); }
+static void instruction_before_label(bin *b) {
+  INSERT(b, find(b, SpvOpLabel, 0), opword(SpvOpCopyObject, 4), 3, 30, 8);
+}
+static void instruction_after_terminator(bin *b) { INSERT(b, next(b, find(b, SpvOpReturn, 0)), opword(SpvOpNop, 1)); }
+static void block_without_terminator(bin *b) { erase_inst(b, find(b, SpvOpReturn, 0)); }
+static void label_inside_block(bin *b) { INSERT(b, find(b, SpvOpReturn, 0), opword(SpvOpLabel, 2), 30); }
+static void missing_function_end(bin *b) { erase_inst(b, find(b, SpvOpFunctionEnd, 0)); }
+static void missing_function_end_in_params(bin *b) { b->n = find(b, SpvOpLabel, 0); }
+static void function_nested_in_block(bin *b) {
+  INSERT(b, find(b, SpvOpReturn, 0), opword(SpvOpFunction, 5), 2, 30, 0, 7);
+}
+static void function_nested_in_params(bin *b) {
+  INSERT(b, find(b, SpvOpLabel, 0), opword(SpvOpFunction, 5), 2, 30, 0, 7);
+}
+static void unknown_import_name(bin *b) {
+  /* "NonSemantic.Codeplay..." becomes "MonSemantic.Codeplay...": not NonSemantic, not known. */
+  ((unsigned char *)&b->w[find(b, SpvOpExtInstImport, 0) + 2])[0] = 'M';
+}
+static void ext_inst_undefined_set(bin *b) { b->w[find(b, SpvOpExtInst, 0) + 3] = 30; }
+static void ext_inst_set_not_an_import(bin *b) { b->w[find(b, SpvOpExtInst, 0) + 3] = 3; }
+
+typedef struct test_case {
+  const char *name;
+  void (*make)(bin *);
+  const char *expect; /* substring of an error's message or rule */
+} test_case;
+
+#define CASE(fn, expect) {#fn, fn, expect}
+static const test_case cases[] = {
+    CASE(empty, "binary.parse"),
+    CASE(short_header, "binary.parse"),
+    CASE(header_only_no_bound, "binary.parse"),
+    CASE(bad_magic, "magic"),
+    CASE(odd_length, "binary.size"),
+    CASE(truncated_instruction, "binary.parse"),
+    CASE(word_count_zero, "word count"),
+    CASE(word_count_past_end, "binary.parse"),
+    CASE(word_count_too_big, "binary.parse"),
+    CASE(unknown_opcode, "binary.parse"),
+    CASE(result_id_zero, "0"),
+    CASE(operand_id_zero, "0"),
+    CASE(result_id_at_bound, "binary.id-bound"),
+    CASE(operand_id_past_bound, "binary.id-bound"),
+    CASE(bound_zero, "binary.header"),
+    CASE(bound_too_small, "binary.id-bound"),
+    CASE(duplicate_result_id, "binary.redefinition"),
+    CASE(duplicate_result_id_in_function, "binary.redefinition"),
+    CASE(type_int_missing_word, "binary.parse"),
+    CASE(string_without_terminator, "binary.parse"),
+    CASE(import_name_unterminated_at_end, "binary.parse"),
+    CASE(bad_storage_class, "storage class"),
+    CASE(bad_addressing_model, "addressing model"),
+    CASE(bad_memory_model, "memory model"),
+    CASE(bad_capability, "capability"),
+    CASE(constant_of_non_type, "binary.parse"),
+    CASE(constant_of_undefined_type, "binary.parse"),
+    CASE(capability_after_type, "layout.order"),
+    CASE(memory_model_after_name, "layout.order"),
+    CASE(type_after_function, "after a function"),
+    CASE(label_outside_function, "outside a function"),
+    CASE(terminator_outside_function, "outside a function"),
+    CASE(parameter_outside_function, "outside a function"),
+    CASE(function_end_outside_function, "outside a function"),
+    CASE(instruction_before_label, "layout.function"),
+    CASE(instruction_after_terminator, "follows the terminator"),
+    CASE(block_without_terminator, "no terminator"),
+    CASE(label_inside_block, "no terminator"),
+    CASE(missing_function_end, "OpFunctionEnd is missing"),
+    CASE(missing_function_end_in_params, "OpFunctionEnd is missing"),
+    CASE(function_nested_in_block, "layout.block"),
+    CASE(function_nested_in_params, "layout.function"),
+    CASE(unknown_import_name, "extended instruction import"),
+    CASE(ext_inst_undefined_set, "OpExtInstImport"),
+    CASE(ext_inst_set_not_an_import, "OpExtInstImport"),
+};
+
+/* Builds case c's bytes into buf; returns the byte length. */
+static size_t make_bytes(const test_case *c, unsigned char *buf) {
+  bin b = base;
+  c->make(&b);
+  size_t bytes = b.n * sizeof(uint32_t) - b.drop_bytes;
+  memcpy(buf, b.w, bytes);
+  return bytes;
+}
+
+static void write_case(const char *dir, const char *name, const void *bytes, size_t n) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s.spv", dir, name);
+  FILE *f = fopen(path, "wb");
+  if (!f || fwrite(bytes, 1, n, f) != n || fclose(f) != 0) {
+    fprintf(stderr, "malformed_test: cannot write %s\n", path);
+    exit(2);
+  }
+}
+
+static char *diag_text(const gac_diag *d) {
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  if (!f)
+    abort();
+  if (d->count == 0)
+    fputs("(no diagnostics)", f);
+  for (size_t i = 0; i < d->count; i++)
+    fprintf(f, "%s[%s] word %zu: %s", i ? "; " : "", d->entries[i].rule ? d->entries[i].rule : "",
+            d->entries[i].word_offset, d->entries[i].message);
+  fclose(f);
+  return text;
+}
+
+/* One reading: NULL module, and an error containing the expected text. */
+static bool check_read(const test_case *c, gac_module *m, const gac_diag *d, const char *how) {
+  const char *why = m ? "the module was accepted"
+                    : !gac_diag_has_errors(d) ? "no error reported"
+                    : !gac_diag_contains(d, c->expect) ? "expected text missing"
+                                                       : NULL;
+  if (!why)
+    return true;
+  char *text = diag_text(d);
+  printf("FAIL %s: %s (%s; want '%s'): got %s\n", c->name, why, how, c->expect, text);
+  free(text);
+  gac_module_destroy(m);
+  return false;
+}
+
+static bool run_case(const test_case *c, const char *dir) {
+  static uint32_t words[MAX_WORDS + 1];
+  unsigned char *bytes = (unsigned char *)words;
+  size_t n = make_bytes(c, bytes);
+  if (dir)
+    write_case(dir, c->name, bytes, n);
+
+  gac_diag d;
+  gac_diag_init(&d);
+  bool ok = check_read(c, gac_module_read_bytes(bytes, n, &d), &d, "gac_module_read_bytes");
+  if (ok && n % 4 == 0) {
+    gac_diag_clear(&d);
+    ok = check_read(c, gac_module_read(words, n / 4, &d), &d, "gac_module_read");
+  }
+  gac_diag_free(&d);
+  /* Without a diag the reader must fail quietly. */
+  gac_module *m = gac_module_read_bytes(bytes, n, NULL);
+  if (ok && m) {
+    printf("FAIL %s: accepted when read without a diag\n", c->name);
+    ok = false;
+  }
+  gac_module_destroy(m);
+  if (ok)
+    printf("PASS %s\n", c->name);
+  return ok;
+}
+
+static bool make_base(void) {
+  gac_diag d;
+  gac_diag_init(&d);
+  uint32_t *words = NULL;
+  size_t n = 0;
+  bool ok = gac_assemble(base_text, strlen(base_text), &words, &n, &d) && n <= MAX_WORDS;
+  gac_module *m = ok ? gac_module_read(words, n, &d) : NULL;
+  gac_validate_options opts = {.core = true, .target_env = -1};
+  ok = m && gac_validate(m, &opts, &d);
+  if (ok) {
+    memcpy(base.w, words, n * sizeof(uint32_t));
+    base.n = n;
+  } else {
+    fputs("malformed_test: the base module is not valid:\n", stderr);
+    gac_diag_print(&d, stderr, "base");
+  }
+  gac_module_destroy(m);
+  free(words);
+  gac_diag_free(&d);
+  return ok;
+}
+
+int main(int argc, char **argv) {
+  const char *dir = argc > 1 ? argv[1] : NULL;
+  setvbuf(stdout, NULL, _IOLBF, 0); /* keep the lines printed before a sanitizer abort */
+  if (!make_base())
+    return 2;
+  unsigned passed = 0, failed = 0;
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+    run_case(&cases[i], dir) ? passed++ : failed++;
+
+  /* A NULL pointer with no bytes is the empty file too. */
+  gac_diag d;
+  gac_diag_init(&d);
+  gac_module *m = gac_module_read_bytes(NULL, 0, &d);
+  if (!m && gac_diag_has_errors(&d)) {
+    printf("PASS empty_null\n");
+    passed++;
+  } else {
+    printf("FAIL empty_null: got %zu diagnostics\n", d.count);
+    failed++;
+  }
+  gac_module_destroy(m);
+  gac_diag_free(&d);
+
+  printf("%u passed, %u failed\n", passed, failed);
+  return failed ? 1 : 0;
+}
