@@ -11,6 +11,10 @@ kernel void constant_arrays(global const float *img, global float *out, int w, i
   int x = (int)get_global_id(0);
   int y = (int)get_global_id(1);
   float acc = 0.0f;
+  // Fully unrolled: at -O2 the rolled loop is laid out with its exit block
+  // before the loop body, and llvm-spirv-15 keeps that order, so spirv-val
+  // rejects the module (a use in the exit block of a value defined later).
+#pragma unroll
   for (int k = 0; k < 9; ++k) {
     int xx = clamp(x + offsets[k][0], 0, w - 1);
     int yy = clamp(y + offsets[k][1], 0, h - 1);

@@ -1,0 +1,24 @@
+#!/bin/sh
+# Generates a module of 200000 instructions for each addressing model and
+# checks that gac-opt validates it, writes it back byte for byte, prints text
+# that gac-as assembles to the same bytes, and that spirv-val accepts it.
+# Usage: roundtrip-generated.sh GEN GAC_OPT GAC_AS SPIRV_VAL WORK_DIR
+set -eu
+if [ $# -ne 5 ]; then
+  echo "usage: $0 GEN GAC_OPT GAC_AS SPIRV_VAL WORK_DIR" >&2
+  exit 2
+fi
+gen=$1 gac_opt=$2 gac_as=$3 spirv_val=$4 work=$5
+mkdir -p "$work"
+
+for bits in 32 64; do
+  module=$work/generated$bits.spv
+  "$gen" --instructions 200000 --addressing "$bits" -o "$module"
+  "$gac_opt" --validate "$module"
+  "$gac_opt" "$module" -o "$work/written$bits.spv"
+  cmp "$module" "$work/written$bits.spv"
+  "$gac_opt" --print "$module" | "$gac_as" - -o "$work/assembled$bits.spv"
+  cmp "$module" "$work/assembled$bits.spv"
+  "$spirv_val" "$module"
+  echo "Physical$bits: valid, and identical after gac-opt -o and gac-opt --print | gac-as"
+done
