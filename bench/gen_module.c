@@ -381,7 +381,7 @@ int main(int argc, char **argv) {
   if (!ok)
     fprintf(stderr, "gac-gen-module: cannot write %s: %s\n", output, strerror(errno));
   else
-    fprintf(stderr, "gac-gen-module: %s: %zu instructions, %u kernels, %zu words\n", output,
+    printf("gac-gen-module: %s: %zu instructions, %u kernels, %zu words\n", output,
             count_instructions(g.m), g.num_kernels, num_words);
   free(words);
   gac_module_destroy(g.m);

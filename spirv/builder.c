@@ -80,7 +80,7 @@ static uint32_t find_global(gac_module *m, uint16_t opcode, uint32_t type_id, co
     if (i->opcode != opcode || i->type_id != type_id)
       continue;
     unsigned first = 1 + (i->type_id != 0) + 1;
-    if (i->num_words == first + n && memcmp(&i->words[first], words, n * sizeof(uint32_t)) == 0)
+    if (i->num_words == first + n && (n == 0 || memcmp(&i->words[first], words, n * sizeof(uint32_t)) == 0))
       return i->result_id;
   }
   return 0;

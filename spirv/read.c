@@ -44,7 +44,7 @@ static spv_result_t on_header(void *user, spv_endianness_t endian, uint32_t magi
                               uint32_t schema) {
   reader *r = user;
   r->m->magic = magic;
-  r->m->big_endian = endian == SPV_ENDIANNESS_BIG;
+  (void)endian; /* the caller swapped the words to native order */
   r->m->version = version;
   r->m->generator = generator;
   r->m->bound = bound;
@@ -226,10 +226,23 @@ gac_module *gac_module_read(const uint32_t *words, size_t num_words, gac_diag *d
   r.m = gac_module_create(0);
   size_t errors_before = diag ? diag->error_count : 0;
 
+  /* SPIRV-Tools 2023.1 decodes literal strings of big-endian modules from the
+   * unswapped words (so OpExtInstImport names come out garbled): hand it
+   * native words and remember the byte order ourselves. */
+  uint32_t *native = NULL;
+  bool big_endian = num_words > 0 && words[0] == __builtin_bswap32(SpvMagicNumber);
+  if (big_endian) {
+    native = gac_xmalloc(num_words * sizeof(uint32_t));
+    for (size_t i = 0; i < num_words; i++)
+      native[i] = __builtin_bswap32(words[i]);
+    words = native;
+  }
   spv_context ctx = spvContextCreate(parse_env());
   spv_diagnostic spv_diag = NULL;
   spv_result_t res =
       spvBinaryParse(ctx, &r, words, num_words, on_header, on_instruction, &spv_diag);
+  free(native);
+  r.m->big_endian = big_endian;
   if (res != SPV_SUCCESS && (!diag || diag->error_count == errors_before)) {
     /* SPIRV-Tools found it: its position is a word index for binaries. */
     gac_diag_add(diag, GAC_ERROR, spv_diag ? spv_diag->position.index : GAC_NO_OFFSET, 0,

@@ -104,11 +104,22 @@ static void print_named_copy(gac_strbuf *out, const char *line, token *t, unsign
 }
 
 bool gac_disassemble(const uint32_t *words, size_t num_words, char **text_out, gac_diag *diag) {
+  /* Native byte order for SPIRV-Tools (see read.c for why). */
+  uint32_t *native = NULL;
+  bool swap = num_words > 0 && words[0] == __builtin_bswap32(SpvMagicNumber);
+  if (swap) {
+    native = gac_xmalloc(num_words * sizeof(uint32_t));
+    for (size_t i = 0; i < num_words; i++)
+      native[i] = __builtin_bswap32(words[i]);
+    words = native;
+  }
   spv_context ctx = spvContextCreate(SPV_ENV_UNIVERSAL_1_6);
   spv_text text = NULL;
   spv_diagnostic d = NULL;
   spv_result_t res = spvBinaryToText(ctx, words, num_words,
                                      SPV_BINARY_TO_TEXT_OPTION_INDENT, &text, &d);
+  uint32_t generator = num_words > 2 ? words[2] : 0;
+  free(native);
   if (res != SPV_SUCCESS) {
     gac_diag_add(diag, GAC_ERROR, d ? d->position.index : GAC_NO_OFFSET, 0, "binary.parse", "%s",
                  d && d->error ? d->error : "cannot disassemble");
@@ -118,8 +129,6 @@ bool gac_disassemble(const uint32_t *words, size_t num_words, char **text_out, g
   }
   token sets[MAX_SETS];
   unsigned num_sets = find_set_tokens(text->str, text->length, sets, NULL);
-  bool swap = words[0] == __builtin_bswap32(SpvMagicNumber);
-  uint32_t generator = swap ? __builtin_bswap32(words[2]) : words[2];
 
   gac_strbuf out = {0};
   const char *p = text->str, *limit = text->str + text->length;

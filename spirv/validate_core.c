@@ -140,9 +140,9 @@ bool gac_validate_core(const gac_module *m, int target_env, gac_diag *diag) {
   spv_diagnostic d = NULL;
   spv_result_t res = spvValidateWithOptions(ctx, opts, &bin, &d);
   if (res != SPV_SUCCESS) {
-    /* SPIRV-Tools gives the index of the offending instruction. */
+    /* SPIRV-Tools gives the 1-based index of the offending instruction, 0 for none. */
     size_t index = d ? d->position.index : 0;
-    size_t offset = index < s.num_insts ? s.orig_offset[index] : GAC_NO_OFFSET;
+    size_t offset = index > 0 && index <= s.num_insts ? s.orig_offset[index - 1] : GAC_NO_OFFSET;
     char *text = restore_ids(&s, d && d->error ? d->error : "invalid module");
     /* Keep it on one line: SPIRV-Tools appends the instruction after a newline. */
     for (char *p = text; *p; p++)
