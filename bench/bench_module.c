@@ -1,11 +1,14 @@
 /* gac-bench-module: times gac against SPIRV-Tools' command-line tools on one
  * module, in one run, and prints a table (see docs/BENCHMARKS.md).
  *
- * The gac variants run in process on bytes already in memory: file I/O is
- * excluded, module destruction is included. The SPIRV-Tools variants run as
- * subprocesses and are timed from spawn to exit, so they include process
- * start-up and reading the file (from the page cache); the start-up alone is
- * measured on a tiny module so the reader can subtract it. */
+ * The in-process gac variants work on bytes already in memory: file I/O is
+ * excluded, destroying the module is included. The subprocess variants
+ * (spirv-opt, spirv-val, and gac-opt when given) are timed from spawn to exit,
+ * so they include process start-up and reading the file from the page cache;
+ * start-up alone is measured on a tiny module. Every round runs every variant
+ * once, after one uncounted warm-up round, so that load from other users of a
+ * shared machine falls on all variants alike; CPU time is shown beside wall
+ * time for the same reason. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <fcntl.h>
@@ -13,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -21,7 +25,7 @@
 
 extern char **environ;
 
-enum { MAX_REPEAT = 1000 };
+enum { MAX_REPEAT = 101 };
 
 typedef struct input {
   const char *path;
@@ -122,7 +126,7 @@ static bool gac_phases_once(const input *in, phases *p) {
   return ok;
 }
 
-/* ---- SPIRV-Tools, as subprocesses ---- */
+/* ---- tools, as subprocesses ---- */
 
 /* Runs argv with stdout and stderr discarded; true if it exited with 0. */
 static bool run_quietly(char *const argv[]) {
@@ -151,23 +155,31 @@ typedef enum variant_kind { IN_PROCESS_RULES, IN_PROCESS_FULL, SUBPROCESS } vari
 typedef struct variant {
   const char *label;
   variant_kind kind;
-  char *argv[8]; /* SUBPROCESS only */
-  double seconds; /* median */
+  char *argv[8];               /* SUBPROCESS only */
+  double wall[MAX_REPEAT], cpu[MAX_REPEAT];
+  double wall_median, cpu_median;
 } variant;
 
-static bool run_variant(const input *in, variant *v, int repeat) {
-  double samples[MAX_REPEAT];
-  for (int r = 0; r < repeat; r++) {
-    double start = now_seconds();
-    bool ok = v->kind == SUBPROCESS ? run_quietly(v->argv) : gac_once(in, v->kind == IN_PROCESS_FULL);
-    samples[r] = now_seconds() - start;
-    if (!ok) {
-      fprintf(stderr, "gac-bench-module: '%s' failed on %s\n", v->label, in->path);
-      return false;
-    }
-  }
-  v->seconds = median(samples, repeat);
-  return true;
+/* User + system time of this process and of its waited-for children. */
+static double cpu_seconds(void) {
+  struct rusage self, children;
+  getrusage(RUSAGE_SELF, &self);
+  getrusage(RUSAGE_CHILDREN, &children);
+  const struct timeval t[4] = {self.ru_utime, self.ru_stime, children.ru_utime, children.ru_stime};
+  double sum = 0;
+  for (int i = 0; i < 4; i++)
+    sum += (double)t[i].tv_sec + (double)t[i].tv_usec * 1e-6;
+  return sum;
+}
+
+static bool run_once(const input *in, variant *v, double *wall, double *cpu) {
+  double cpu_start = cpu_seconds(), start = now_seconds();
+  bool ok = v->kind == SUBPROCESS ? run_quietly(v->argv) : gac_once(in, v->kind == IN_PROCESS_FULL);
+  *wall = now_seconds() - start;
+  *cpu = cpu_seconds() - cpu_start;
+  if (!ok)
+    fprintf(stderr, "gac-bench-module: '%s' failed\n", v->label);
+  return ok;
 }
 
 /* A tiny valid module (Addresses, Linkage, Kernel; Physical32 OpenCL) for start-up cost. */
@@ -186,17 +198,26 @@ static bool write_tiny_module(const char *path) {
 
 static int usage(FILE *out, int status) {
   fputs("Usage: gac-bench-module FILE [--repeat K] [--spirv-opt PATH] [--spirv-val PATH]\n"
-        "Times, on FILE, the median of K runs (default 5) of: gac read + set rules + write;\n"
-        "gac read + set rules + SPIRV-Tools core validation + write; spirv-opt with and\n"
-        "without validation; spirv-val. Prints a table and the tools' start-up cost.\n",
+        "                        [--gac-opt PATH]\n"
+        "Times on FILE, as the median of K rounds (default 5, after one warm-up round):\n"
+        "  gac in process: read + set rules + write; and with SPIRV-Tools core validation;\n"
+        "  spirv-opt (validating, and --skip-validation) and spirv-val as subprocesses;\n"
+        "  with --gac-opt, also gac-opt --validate [--no-core] as subprocesses.\n"
+        "Every round runs every variant once, so load on a shared machine hits all alike.\n",
         out);
   return status;
+}
+
+static void print_row(const input *in, const variant *v, double gac, double gac_full) {
+  printf("| %-44s | %8.3f | %8.3f | %8.2f | %7.2fx | %7.2fx |\n", v->label, v->wall_median,
+         v->cpu_median, (double)in->num_instructions / v->wall_median * 1e-6, v->wall_median / gac,
+         v->wall_median / gac_full);
 }
 
 int main(int argc, char **argv) {
   input in = {0};
   int repeat = 5;
-  char *spirv_opt = "spirv-opt", *spirv_val = "spirv-val";
+  char *spirv_opt = "spirv-opt", *spirv_val = "spirv-val", *gac_opt = NULL;
   for (int i = 1; i < argc; i++) {
     bool has_value = i + 1 < argc;
     if (strcmp(argv[i], "--help") == 0)
@@ -207,6 +228,8 @@ int main(int argc, char **argv) {
       spirv_opt = argv[++i];
     else if (strcmp(argv[i], "--spirv-val") == 0 && has_value)
       spirv_val = argv[++i];
+    else if (strcmp(argv[i], "--gac-opt") == 0 && has_value)
+      gac_opt = argv[++i];
     else if (argv[i][0] != '-' && !in.path)
       in.path = argv[i];
     else
@@ -230,51 +253,86 @@ int main(int argc, char **argv) {
   close(tiny_fd);
   char *file = (char *)in.path;
 
+  /* The first two are the references for the ratios; the last three are start-up only. */
   variant variants[] = {
-      {"gac (read + set rules + write)", IN_PROCESS_RULES, {0}, 0},
-      {"gac full (+ SPIRV-Tools core validation)", IN_PROCESS_FULL, {0}, 0},
-      {"spirv-opt (validates, no passes)", SUBPROCESS, {spirv_opt, file, "-o", out_path, NULL}, 0},
-      {"spirv-opt --skip-validation", SUBPROCESS, {spirv_opt, "--skip-validation", file, "-o", out_path, NULL}, 0},
-      {"spirv-val", SUBPROCESS, {spirv_val, file, NULL}, 0},
+      {.label = "gac: read + set rules + write", .kind = IN_PROCESS_RULES},
+      {.label = "gac full: + SPIRV-Tools core validation", .kind = IN_PROCESS_FULL},
+      {.label = "spirv-opt (validates; no passes)", .kind = SUBPROCESS,
+       .argv = {spirv_opt, file, "-o", out_path, NULL}},
+      {.label = "spirv-opt --skip-validation", .kind = SUBPROCESS,
+       .argv = {spirv_opt, "--skip-validation", file, "-o", out_path, NULL}},
+      {.label = "spirv-val", .kind = SUBPROCESS, .argv = {spirv_val, file, NULL}},
+      {.label = "gac-opt --validate --no-core (subprocess)", .kind = SUBPROCESS,
+       .argv = {gac_opt, "--validate", "--no-core", file, "-o", out_path, NULL}},
+      {.label = "gac-opt --validate (subprocess)", .kind = SUBPROCESS,
+       .argv = {gac_opt, "--validate", file, "-o", out_path, NULL}},
+      {.label = "start-up: spirv-val, tiny module", .kind = SUBPROCESS,
+       .argv = {spirv_val, tiny_path, NULL}},
+      {.label = "start-up: spirv-opt, tiny module", .kind = SUBPROCESS,
+       .argv = {spirv_opt, tiny_path, "-o", out_path, NULL}},
+      {.label = "start-up: gac-opt --validate, tiny module", .kind = SUBPROCESS,
+       .argv = {gac_opt, "--validate", tiny_path, "-o", out_path, NULL}},
   };
-  variant startup[] = {
-      {"spirv-val, tiny module", SUBPROCESS, {spirv_val, tiny_path, NULL}, 0},
-      {"spirv-opt, tiny module", SUBPROCESS, {spirv_opt, tiny_path, "-o", out_path, NULL}, 0},
-  };
-  enum { NUM_VARIANTS = sizeof variants / sizeof variants[0], NUM_STARTUP = sizeof startup / sizeof startup[0] };
+  enum { SPIRV_OPT = 2, SPIRV_OPT_SKIP, SPIRV_VAL, GAC_OPT_RULES, GAC_OPT_FULL, FIRST_STARTUP };
+  const int num_variants = (int)(sizeof variants / sizeof variants[0]);
+  /* Without --gac-opt, the rows that run it are skipped. */
+  bool skip[sizeof variants / sizeof variants[0]];
+  for (int v = 0; v < num_variants; v++)
+    skip[v] = variants[v].kind == SUBPROCESS && variants[v].argv[0] == NULL;
 
+  /* Round 0 warms the page cache and the allocator and is not counted. */
   bool ok = true;
-  for (int v = 0; v < NUM_VARIANTS && ok; v++)
-    ok = run_variant(&in, &variants[v], repeat);
-  for (int v = 0; v < NUM_STARTUP && ok; v++)
-    ok = run_variant(&in, &startup[v], repeat);
   phases phase_samples[MAX_REPEAT];
-  for (int r = 0; r < repeat && ok; r++)
-    ok = gac_phases_once(&in, &phase_samples[r]);
+  for (int round = 0; round <= repeat && ok; round++) {
+    for (int v = 0; v < num_variants && ok; v++) {
+      double wall, cpu;
+      if (skip[v])
+        continue;
+      ok = run_once(&in, &variants[v], &wall, &cpu);
+      if (round > 0) {
+        variants[v].wall[round - 1] = wall;
+        variants[v].cpu[round - 1] = cpu;
+      }
+    }
+    ok = ok && gac_phases_once(&in, &phase_samples[round > 0 ? round - 1 : 0]);
+  }
   unlink(out_path);
   unlink(tiny_path);
   if (!ok)
     return 1;
-
-  printf("%s: %zu instructions, %zu bytes; median of %d runs\n\n", in.path, in.num_instructions,
-         in.size, repeat);
-  printf("| %-42s | %10s | %12s | %9s | %9s |\n", "variant", "median s", "Minstr/s", "/ gac", "/ gac full");
-  printf("|%.44s|%.12s|%.14s|%.11s|%.12s|\n", "--------------------------------------------",
-         "------------", "--------------", "-----------", "------------");
-  double gac = variants[0].seconds, gac_full = variants[1].seconds;
-  for (int v = 0; v < NUM_VARIANTS; v++) {
-    double s = variants[v].seconds;
-    printf("| %-42s | %10.4f | %12.2f | %8.2fx | %9.2fx |\n", variants[v].label, s,
-           (double)in.num_instructions / s * 1e-6, s / gac, s / gac_full);
+  for (int v = 0; v < num_variants; v++) {
+    variants[v].wall_median = median(variants[v].wall, repeat);
+    variants[v].cpu_median = median(variants[v].cpu, repeat);
   }
-  printf("\nRatios (baseline time / gac time):\n");
-  for (int v = 2; v < NUM_VARIANTS; v++)
-    printf("  %-34s / gac = %6.2fx    / gac full = %5.2fx\n", variants[v].label, variants[v].seconds / gac,
-           variants[v].seconds / gac_full);
 
-  printf("\nProcess start-up (included in the subprocess rows above):\n");
-  for (int v = 0; v < NUM_STARTUP; v++)
-    printf("  %-34s %8.4f s\n", startup[v].label, startup[v].seconds);
+  printf("%s: %zu instructions, %zu bytes; median of %d rounds\n\n", in.path, in.num_instructions,
+         in.size, repeat);
+  printf("| %-44s | %8s | %8s | %8s | %8s | %8s |\n", "variant", "wall s", "CPU s", "Minstr/s",
+         "/ gac", "/ full");
+  printf("|%.46s|%.10s:|%.10s:|%.10s:|%.10s:|%.10s:|\n", "----------------------------------------------",
+         "----------", "----------", "----------", "----------", "----------");
+  double gac = variants[0].wall_median, gac_full = variants[1].wall_median;
+  for (int v = 0; v < FIRST_STARTUP; v++)
+    if (!skip[v])
+      print_row(&in, &variants[v], gac, gac_full);
+
+  printf("\nWall-time ratios, baseline / gac:\n");
+  for (int v = SPIRV_OPT; v <= SPIRV_VAL; v++)
+    printf("  %-34s / gac = %6.2fx   / gac full = %5.2fx\n", variants[v].label, variants[v].wall_median / gac,
+           variants[v].wall_median / gac_full);
+  if (gac_opt) {
+    printf("As tools, subprocess against subprocess:\n");
+    const struct { int baseline, gac; } pairs[] = {
+        {SPIRV_OPT, GAC_OPT_FULL}, {SPIRV_VAL, GAC_OPT_FULL}, {SPIRV_OPT_SKIP, GAC_OPT_RULES}};
+    for (int i = 0; i < 3; i++)
+      printf("  %-34s / %s = %5.2fx\n", variants[pairs[i].baseline].label, variants[pairs[i].gac].label,
+             variants[pairs[i].baseline].wall_median / variants[pairs[i].gac].wall_median);
+  }
+
+  printf("\nProcess start-up alone (included in every subprocess row):\n");
+  for (int v = FIRST_STARTUP; v < num_variants; v++)
+    if (!skip[v])
+      printf("  %-44s %8.4f s wall\n", variants[v].label, variants[v].wall_median);
 
   /* Each phase's own median, so the parts need not add up exactly to the full row. */
   double samples[5][MAX_REPEAT];
@@ -284,8 +342,8 @@ int main(int argc, char **argv) {
     for (int k = 0; k < 5; k++)
       samples[k][r] = values[k];
   }
-  printf("\ngac full, by phase (median s):\n");
-  printf("  read %.4f, set rules %.4f, core validation %.4f, write %.4f, destroy %.4f\n",
+  printf("\ngac full in process, by phase (median wall s):\n");
+  printf("  read %.3f, set rules %.3f, core validation %.3f, write %.3f, destroy %.3f\n",
          median(samples[0], repeat), median(samples[1], repeat), median(samples[2], repeat),
          median(samples[3], repeat), median(samples[4], repeat));
   free(in.bytes);

@@ -10,6 +10,9 @@
 #include "gac/builder.h"
 #include "internal.h"
 
+/* Ids above this are rejected: SPIR-V's universal limit on the id bound. */
+#define GAC_MAX_ID 0x3FFFFFu
+
 typedef enum scope {
   SCOPE_MODULE,  /* before the first function */
   SCOPE_PARAMS,  /* after OpFunction, before the first OpLabel */
@@ -104,6 +107,11 @@ static spv_result_t check_ids(reader *r, const gac_inst *inst) {
       return fail(r, inst->result_id, "binary.id-bound",
                   "%s: id %%%u is not below the id bound %u given in the header",
                   opname(inst->opcode), id, r->m->bound);
+    if (id > GAC_MAX_ID)
+      return fail(r, inst->result_id, "binary.id-limit",
+                  "%s: id %%%u is above %u, the universal limit of SPIR-V (2.17) that "
+                  "spirv-val also enforces; gac keeps a table indexed by id",
+                  opname(inst->opcode), id, GAC_MAX_ID);
     if (id > r->max_id)
       r->max_id = id;
   }
