@@ -15,6 +15,14 @@ void gac_module_reserve_ids(gac_module *m, uint32_t bound);
 void gac_inst_link(gac_module *m, gac_inst *inst);
 void gac_inst_unlink(gac_module *m, gac_inst *inst);
 
+/* words in native byte order: words itself, or a swapped copy left in *owned
+ * (NULL otherwise) for the caller to free. SPIRV-Tools 2023.1 decodes literal
+ * strings of big-endian modules from the unswapped words, so it only ever
+ * sees native words from us. */
+const uint32_t *gac_native_words(const uint32_t *words, size_t num_words, uint32_t **owned);
+/* gac_module_write in native byte order whatever the input's was. */
+bool gac_module_write_native(const gac_module *m, uint32_t **words, size_t *num_words);
+
 /* "OpTypeInt" for SpvOpTypeInt (SPIRV-Tools' names lack the prefix). */
 const char *gac_opcode_name(uint16_t opcode);
 

@@ -234,17 +234,9 @@ gac_module *gac_module_read(const uint32_t *words, size_t num_words, gac_diag *d
   r.m = gac_module_create(0);
   size_t errors_before = diag ? diag->error_count : 0;
 
-  /* SPIRV-Tools 2023.1 decodes literal strings of big-endian modules from the
-   * unswapped words (so OpExtInstImport names come out garbled): hand it
-   * native words and remember the byte order ourselves. */
-  uint32_t *native = NULL;
-  bool big_endian = num_words > 0 && words[0] == __builtin_bswap32(SpvMagicNumber);
-  if (big_endian) {
-    native = gac_xmalloc(num_words * sizeof(uint32_t));
-    for (size_t i = 0; i < num_words; i++)
-      native[i] = __builtin_bswap32(words[i]);
-    words = native;
-  }
+  uint32_t *native;
+  words = gac_native_words(words, num_words, &native);
+  bool big_endian = native != NULL;
   spv_context ctx = spvContextCreate(parse_env());
   spv_diagnostic spv_diag = NULL;
   spv_result_t res =

@@ -104,15 +104,8 @@ static void print_named_copy(gac_strbuf *out, const char *line, token *t, unsign
 }
 
 bool gac_disassemble(const uint32_t *words, size_t num_words, char **text_out, gac_diag *diag) {
-  /* Native byte order for SPIRV-Tools (see read.c for why). */
-  uint32_t *native = NULL;
-  bool swap = num_words > 0 && words[0] == __builtin_bswap32(SpvMagicNumber);
-  if (swap) {
-    native = gac_xmalloc(num_words * sizeof(uint32_t));
-    for (size_t i = 0; i < num_words; i++)
-      native[i] = __builtin_bswap32(words[i]);
-    words = native;
-  }
+  uint32_t *native;
+  words = gac_native_words(words, num_words, &native);
   spv_context ctx = spvContextCreate(SPV_ENV_UNIVERSAL_1_6);
   spv_text text = NULL;
   spv_diagnostic d = NULL;

@@ -124,13 +124,10 @@ int gac_target_env_parse(const char *name) {
 bool gac_validate_core(const gac_module *m, int target_env, gac_diag *diag) {
   uint32_t *w;
   size_t n;
-  if (!gac_module_write(m, &w, &n)) {
+  if (!gac_module_write_native(m, &w, &n)) {
     gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "core", "out of memory writing the module");
     return false;
   }
-  if (m->big_endian)
-    for (size_t i = 0; i < n; i++)
-      w[i] = __builtin_bswap32(w[i]);
 
   standin s = {0};
   build_standin(m, w, n, &s);

@@ -2,6 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <spirv/unified1/spirv.h>
+
 #include "internal.h"
 
 typedef struct writer {
@@ -17,9 +19,8 @@ static void put_inst(gac_inst *inst, void *user) {
 
 static void count_inst(gac_inst *inst, void *user) { *(size_t *)user += inst->num_words; }
 
-static uint32_t bswap32(uint32_t x) { return __builtin_bswap32(x); }
 
-bool gac_module_write(const gac_module *cm, uint32_t **out, size_t *num_words) {
+static bool write_words(const gac_module *cm, uint32_t **out, size_t *num_words, bool native) {
   gac_module *m = (gac_module *)cm; /* visiting does not modify */
   size_t total = 5;
   gac_module_visit(m, count_inst, &total);
@@ -33,10 +34,28 @@ bool gac_module_write(const gac_module *cm, uint32_t **out, size_t *num_words) {
   w.words[4] = m->schema;
   w.count = 5;
   gac_module_visit(m, put_inst, &w);
-  if (m->big_endian)
+  if (m->big_endian && !native)
     for (size_t i = 0; i < total; i++)
-      w.words[i] = bswap32(w.words[i]);
+      w.words[i] = __builtin_bswap32(w.words[i]);
   *out = w.words;
   *num_words = total;
   return true;
+}
+
+bool gac_module_write(const gac_module *m, uint32_t **words, size_t *num_words) {
+  return write_words(m, words, num_words, false);
+}
+
+bool gac_module_write_native(const gac_module *m, uint32_t **words, size_t *num_words) {
+  return write_words(m, words, num_words, true);
+}
+
+const uint32_t *gac_native_words(const uint32_t *words, size_t num_words, uint32_t **owned) {
+  *owned = NULL;
+  if (num_words == 0 || words[0] != __builtin_bswap32(SpvMagicNumber))
+    return words;
+  *owned = gac_xmalloc(num_words * sizeof(uint32_t));
+  for (size_t i = 0; i < num_words; i++)
+    (*owned)[i] = __builtin_bswap32(words[i]);
+  return *owned;
 }
