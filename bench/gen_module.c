@@ -112,10 +112,10 @@ static void module_header(generator *g) {
   c->narrow_line = gac_constant_int(m, t->size, 16);
   c->wide_line = gac_constant_int(m, t->size, 32);
   c->narrow_area = gac_constant_int(m, t->size, 8 * 16);
-  c->wide_area = gac_constant_int(m, t->size, 8 * 32 + 64);
+  c->wide_area = gac_constant_int(m, t->size, 8 * 32 + 64); /* with a gap between planes */
 }
 
-static void name(generator *g, uint32_t id, const char *text) {
+static void add_name(generator *g, uint32_t id, const char *text) {
   gac_builder b = gac_builder_at_end(g->m, &g->m->sections[GAC_SECTION_DEBUG_NAME]);
   gac_build_ops(&b, SpvOpName, 0, 0, GAC_ID(id), GAC_STR(text));
 }
@@ -162,7 +162,7 @@ static uint32_t make_helper(generator *g, unsigned index) {
 
   char text[32];
   snprintf(text, sizeof text, "helper_%u", index);
-  name(g, f->def->result_id, text);
+  add_name(g, f->def->result_id, text);
   return f->def->result_id;
 }
 
@@ -298,14 +298,14 @@ static size_t make_kernel(generator *g) {
     gac_inst_set_id_operand(m, no_branch, 0, gac_block_label(merge));
   }
   EFFECT(g, SpvOpStore, GAC_ID(global_words), GAC_ID(acc));
-  EFFECT(g, SpvOpReturn);
+  gac_build(&g->at, SpvOpReturn, 0, 0, NULL, 0);
 
   char text[32];
   snprintf(text, sizeof text, "kernel_%u", k);
   gac_builder b = gac_builder_at_end(m, &m->sections[GAC_SECTION_ENTRY_POINT]);
   gac_build_ops(&b, SpvOpEntryPoint, 0, 0, GAC_LIT(SpvExecutionModelKernel), GAC_ID(f->def->result_id),
                 GAC_STR(text));
-  name(g, f->def->result_id, text);
+  add_name(g, f->def->result_id, text);
   return function_size(f) + 2; /* with OpEntryPoint and OpName */
 }
 
@@ -363,10 +363,11 @@ int main(int argc, char **argv) {
   module_header(&g);
   for (unsigned i = 0; i < NUM_HELPERS; i++)
     g.helpers[i] = make_helper(&g, i);
-  /* Kernels are far larger than the header, so the target is checked once per kernel. */
+  /* At least one kernel, so that there is an entry point; then as many as it takes. */
   size_t count = count_instructions(g.m);
-  while (count < target)
+  do
     count += make_kernel(&g);
+  while (count < target);
 
   uint32_t *words;
   size_t num_words;

@@ -30,6 +30,7 @@ typedef struct reader {
   gac_function *function;
   gac_block *block;
   uint32_t max_id; /* largest id defined or referenced */
+  bool header_read;
 } reader;
 
 static spv_result_t fail(reader *r, uint32_t id, const char *rule, const char *fmt, ...)
@@ -52,8 +53,11 @@ static spv_result_t on_header(void *user, spv_endianness_t endian, uint32_t magi
   r->m->generator = generator;
   r->m->bound = bound;
   r->m->schema = schema;
-  if (bound == 0)
-    return fail(r, 0, "binary.header", "the id bound in the header is 0");
+  r->header_read = true;
+  if (bound == 0) {
+    gac_diag_add(r->diag, GAC_ERROR, 3, 0, "binary.header", "the id bound in the header is 0");
+    return SPV_ERROR_INVALID_BINARY;
+  }
   return SPV_SUCCESS;
 }
 
@@ -94,15 +98,22 @@ static gac_inst *copy_inst(reader *r, const spv_parsed_instruction_t *p) {
 
 static const char *opname(uint16_t op) { return gac_opcode_name(op); }
 
-static spv_result_t check_ids(reader *r, const gac_inst *inst) {
+static spv_result_t check_operands(reader *r, const gac_inst *inst) {
   for (unsigned i = 0; i < inst->num_operands; i++) {
     const gac_operand *o = &inst->operands[i];
+    if (o->kind == GAC_OPERAND_STRING) {
+      /* SPIR-V 2.2.1: a string is padded with 0 after its NUL (text could not keep other bytes). */
+      const char *s = (const char *)&inst->words[o->offset];
+      for (size_t b = strlen(s); b < o->num_words * sizeof(uint32_t); b++)
+        if (s[b])
+          return fail(r, inst->result_id, "binary.string",
+                      "%s: operand %u is a string whose padding after the NUL is not zero",
+                      opname(inst->opcode), i);
+    }
     if (o->kind != GAC_OPERAND_ID && o->kind != GAC_OPERAND_RESULT_ID)
       continue;
     uint32_t id = inst->words[o->offset];
-    if (id == 0)
-      return fail(r, inst->result_id, "binary.id", "%s: operand %u is id 0, which is never valid",
-                  opname(inst->opcode), i);
+    /* SPIRV-Tools has rejected id 0 and ids defined twice already. */
     if (id >= r->m->bound)
       return fail(r, inst->result_id, "binary.id-bound",
                   "%s: id %%%u is not below the id bound %u given in the header",
@@ -115,13 +126,8 @@ static spv_result_t check_ids(reader *r, const gac_inst *inst) {
     if (id > r->max_id)
       r->max_id = id;
   }
-  if (inst->result_id) {
+  if (inst->result_id)
     gac_module_reserve_ids(r->m, inst->result_id + 1);
-    if (r->m->defs[inst->result_id])
-      return fail(r, inst->result_id, "binary.redefinition",
-                  "%s: id %%%u is already defined at word %zu", opname(inst->opcode),
-                  inst->result_id, r->m->defs[inst->result_id]->offset);
-  }
   return SPV_SUCCESS;
 }
 
@@ -220,7 +226,7 @@ static spv_result_t place(reader *r, gac_inst *inst) {
 static spv_result_t on_instruction(void *user, const spv_parsed_instruction_t *p) {
   reader *r = user;
   gac_inst *inst = copy_inst(r, p);
-  spv_result_t res = check_ids(r, inst);
+  spv_result_t res = check_operands(r, inst);
   if (res == SPV_SUCCESS)
     res = place(r, inst);
   r->offset += p->num_words;
@@ -237,6 +243,15 @@ gac_module *gac_module_read(const uint32_t *words, size_t num_words, gac_diag *d
   uint32_t *native;
   words = gac_native_words(words, num_words, &native);
   bool big_endian = native != NULL;
+  /* SPIRV-Tools says only "Internal error: unhandled header parse failure" for these. */
+  if (num_words >= 5 && words[0] == SpvMagicNumber &&
+      ((words[1] & 0xff0000ffu) || words[1] < 0x00010000u || words[1] > 0x00010600u)) {
+    gac_diag_add(diag, GAC_ERROR, 1, 0, "binary.header",
+                 "unsupported SPIR-V version word 0x%08x: gac reads versions 1.0 to 1.6", words[1]);
+    free(native);
+    gac_module_destroy(r.m);
+    return NULL;
+  }
   spv_context ctx = spvContextCreate(parse_env());
   spv_diagnostic spv_diag = NULL;
   spv_result_t res =
@@ -244,8 +259,9 @@ gac_module *gac_module_read(const uint32_t *words, size_t num_words, gac_diag *d
   free(native);
   r.m->big_endian = big_endian;
   if (res != SPV_SUCCESS && (!diag || diag->error_count == errors_before)) {
-    /* SPIRV-Tools found it: its position is a word index for binaries. */
-    gac_diag_add(diag, GAC_ERROR, spv_diag ? spv_diag->position.index : GAC_NO_OFFSET, 0,
+    /* SPIRV-Tools found it. Its position counts instructions, not words; the
+     * instruction it failed on starts where on_instruction stopped. */
+    gac_diag_add(diag, GAC_ERROR, r.header_read ? r.offset : 0, 0,
                  "binary.parse", "%s", spv_diag && spv_diag->error ? spv_diag->error : "invalid binary");
   }
   spvDiagnosticDestroy(spv_diag);
@@ -273,7 +289,8 @@ gac_module *gac_module_read_bytes(const void *bytes, size_t num_bytes, gac_diag 
     return NULL;
   }
   uint32_t *words = gac_xmalloc(num_bytes);
-  memcpy(words, bytes, num_bytes);
+  if (num_bytes)
+    memcpy(words, bytes, num_bytes);
   gac_module *m = gac_module_read(words, num_bytes / 4, diag);
   free(words);
   return m;

@@ -24,8 +24,40 @@ typedef struct token {
   size_t n;
 } token;
 
+/* Walks a text line by line. A literal string may span lines; the lines it
+ * continues on are not instructions (continued). Header comments are the
+ * comment lines before the first instruction (in_header). */
+typedef struct line_iter {
+  const char *text;
+  size_t len, at, number;
+  bool in_string, in_header;
+  /* the current line */
+  const char *line;
+  size_t line_len;
+  bool continued;
+  token t[MAX_TOKENS];
+  unsigned nt; /* tokens before the comment; may exceed MAX_TOKENS */
+} line_iter;
+
+/* Whether a string is still open at the end of the line, given it was at its start. */
+static bool string_open_after(const char *line, size_t len, bool open) {
+  for (size_t i = 0; i < len; i++) {
+    if (open) {
+      if (line[i] == '\\')
+        i++;
+      else if (line[i] == '"')
+        open = false;
+    } else if (line[i] == ';') {
+      break;
+    } else if (line[i] == '"') {
+      open = true;
+    }
+  }
+  return open;
+}
+
 /* Splits a line (without its comment) at whitespace; quoted strings stay whole. */
-static unsigned tokenize(const char *line, size_t len, token *t, unsigned max, size_t *code_len) {
+static unsigned tokenize(const char *line, size_t len, token *t) {
   unsigned n = 0;
   size_t i = 0;
   while (i < len) {
@@ -44,12 +76,30 @@ static unsigned tokenize(const char *line, size_t len, token *t, unsigned max, s
       while (i < len && !isspace((unsigned char)line[i]) && line[i] != ';')
         i++;
     }
-    if (n < max)
+    if (n < MAX_TOKENS)
       t[n] = (token){line + start, i - start};
     n++;
   }
-  *code_len = i;
   return n;
+}
+
+static line_iter lines_of(const char *text, size_t len) {
+  return (line_iter){.text = text, .len = len, .in_header = true};
+}
+
+static bool next_line(line_iter *it) {
+  if (it->at >= it->len)
+    return false;
+  const char *nl = memchr(it->text + it->at, '\n', it->len - it->at);
+  it->line = it->text + it->at;
+  it->line_len = nl ? (size_t)(nl - it->line) : it->len - it->at;
+  it->at += it->line_len + 1;
+  it->number++;
+  it->continued = it->in_string;
+  it->in_string = string_open_after(it->line, it->line_len, it->in_string);
+  it->nt = it->continued ? 0 : tokenize(it->line, it->line_len, it->t);
+  it->in_header = it->in_header && !it->continued && it->nt == 0;
+  return true;
 }
 
 static bool tok_is(token t, const char *s) { return t.n == strlen(s) && memcmp(t.s, s, t.n) == 0; }
@@ -62,44 +112,48 @@ static bool tok_in(token t, const token *set, unsigned n) {
 }
 
 /* The ids (as text tokens) naming the GroupAsyncCopies import in a text. */
-static unsigned find_set_tokens(const char *text, size_t len, token *sets, gac_strbuf *storage) {
-  (void)storage;
+static unsigned find_set_tokens(const char *text, size_t len, token *sets) {
   unsigned n = 0;
-  for (size_t at = 0; at < len;) {
-    const char *nl = memchr(text + at, '\n', len - at);
-    size_t line_len = nl ? (size_t)(nl - (text + at)) : len - at;
-    token t[MAX_TOKENS];
-    size_t code_len;
-    unsigned nt = tokenize(text + at, line_len, t, MAX_TOKENS, &code_len);
-    if (nt == 4 && tok_is(t[1], "=") && tok_is(t[2], "OpExtInstImport") &&
-        tok_is(t[3], "\"" GAC_ASYNC_COPIES_SET "\"") && n < MAX_SETS)
-      sets[n++] = t[0];
-    at += line_len + 1;
+  for (line_iter it = lines_of(text, len); next_line(&it);) {
+    if (it.nt == 4 && tok_is(it.t[1], "=") && tok_is(it.t[2], "OpExtInstImport") &&
+        tok_is(it.t[3], "\"" GAC_ASYNC_COPIES_SET "\"") && n < MAX_SETS)
+      sets[n++] = it.t[0];
   }
   return n;
 }
 
-/* ---- disassembly ---- */
+/* `%r = OpExtInst %type %set <instruction> ...` with %set one of the set's imports. */
+static bool is_set_ext_inst(const line_iter *it, const token *sets, unsigned num_sets) {
+  return it->nt >= 6 && it->nt <= MAX_TOKENS && tok_is(it->t[1], "=") && tok_is(it->t[2], "OpExtInst") &&
+         tok_in(it->t[4], sets, num_sets);
+}
 
-static void print_named_copy(gac_strbuf *out, const char *line, token *t, unsigned nt) {
-  const gac_async_copy_info *info = NULL;
-  char *end;
-  unsigned long number = strtoul(t[5].s, &end, 10);
-  if (end == t[5].s + t[5].n)
-    info = gac_async_copy_info_for((uint32_t)number);
-  if (!info || nt - 6 != info->num_operands) {
-    gac_strbuf_puts(out, line); /* malformed copies stay numeric */
-    return;
-  }
-  gac_strbuf_append(out, line, (size_t)(t[0].s - line)); /* indentation */
+/* Copies the line's indentation and its first five tokens ("%r = OpExtInst %t %s "). */
+static void put_ext_inst_prefix(gac_strbuf *out, const line_iter *it) {
+  gac_strbuf_append(out, it->line, (size_t)(it->t[0].s - it->line));
   for (unsigned i = 0; i < 5; i++) {
-    gac_strbuf_append(out, t[i].s, t[i].n);
+    gac_strbuf_append(out, it->t[i].s, it->t[i].n);
     gac_strbuf_puts(out, " ");
   }
+}
+
+/* ---- disassembly ---- */
+
+static void print_named_copy(gac_strbuf *out, const line_iter *it) {
+  const gac_async_copy_info *info = NULL;
+  char *end;
+  unsigned long number = strtoul(it->t[5].s, &end, 10);
+  if (end == it->t[5].s + it->t[5].n)
+    info = gac_async_copy_info_for((uint32_t)number);
+  if (!info || it->nt - 6 != info->num_operands) {
+    gac_strbuf_append(out, it->line, it->line_len); /* malformed copies stay numeric */
+    return;
+  }
+  put_ext_inst_prefix(out, it);
   gac_strbuf_puts(out, info->name);
   for (unsigned i = 0; i < info->num_operands; i++) {
     gac_strbuf_printf(out, " %s=", info->operands[i].identifier);
-    gac_strbuf_append(out, t[6 + i].s, t[6 + i].n);
+    gac_strbuf_append(out, it->t[6 + i].s, it->t[6 + i].n);
   }
 }
 
@@ -121,29 +175,19 @@ bool gac_disassemble(const uint32_t *words, size_t num_words, char **text_out, g
     return false;
   }
   token sets[MAX_SETS];
-  unsigned num_sets = find_set_tokens(text->str, text->length, sets, NULL);
-
+  unsigned num_sets = find_set_tokens(text->str, text->length, sets);
   gac_strbuf out = {0};
-  const char *p = text->str, *limit = text->str + text->length;
-  while (p < limit) {
-    const char *nl = memchr(p, '\n', (size_t)(limit - p));
-    size_t len = nl ? (size_t)(nl - p) : (size_t)(limit - p);
-    char *line = memcpy(gac_xmalloc(len + 1), p, len);
-    line[len] = '\0';
-    token t[MAX_TOKENS];
-    size_t code_len;
-    unsigned nt = tokenize(line, len, t, MAX_TOKENS, &code_len);
-    if (strncmp(line, "; Generator: ", 13) == 0) {
-      gac_strbuf_printf(&out, "; Generator: 0x%08x (%s)", generator, line + 13);
-    } else if (nt >= 6 && nt <= MAX_TOKENS && tok_is(t[1], "=") && tok_is(t[2], "OpExtInst") &&
-               tok_in(t[4], sets, num_sets)) {
-      print_named_copy(&out, line, t, nt);
+  for (line_iter it = lines_of(text->str, text->length); next_line(&it);) {
+    static const char generator_line[] = "; Generator: ";
+    size_t gl = sizeof generator_line - 1;
+    if (it.in_header && it.line_len >= gl && memcmp(it.line, generator_line, gl) == 0) {
+      gac_strbuf_printf(&out, "; Generator: 0x%08x (%.*s)", generator, (int)(it.line_len - gl), it.line + gl);
+    } else if (is_set_ext_inst(&it, sets, num_sets)) {
+      print_named_copy(&out, &it);
     } else {
-      gac_strbuf_puts(&out, line);
+      gac_strbuf_append(&out, it.line, it.line_len);
     }
     gac_strbuf_puts(&out, "\n");
-    free(line);
-    p += len + 1;
   }
   spvTextDestroy(text);
   spvContextDestroy(ctx);
@@ -158,13 +202,14 @@ typedef struct header_comments {
   uint32_t version, generator, bound, schema;
 } header_comments;
 
-static void read_header_comment(const char *line, size_t len, header_comments *h) {
-  unsigned major, minor;
+static void read_header_comment(const line_iter *it, header_comments *h) {
   char buf[128];
-  if (len >= sizeof buf)
+  size_t skip = strspn(it->line, " \t");
+  if (skip >= it->line_len || it->line_len - skip >= sizeof buf)
     return;
-  memcpy(buf, line, len);
-  buf[len] = '\0';
+  memcpy(buf, it->line + skip, it->line_len - skip);
+  buf[it->line_len - skip] = '\0';
+  unsigned major, minor;
   if (sscanf(buf, "; Version: %u.%u", &major, &minor) == 2) {
     h->have_version = true;
     h->version = major << 16 | minor << 8;
@@ -178,35 +223,30 @@ static void read_header_comment(const char *line, size_t len, header_comments *h
 }
 
 /* Rewrites a named copy to numeric form; false (with diag) on a bad operand label. */
-static bool rewrite_named_copy(gac_strbuf *out, const char *line, token *t, unsigned nt,
-                               size_t line_no, gac_diag *diag) {
-  const gac_async_copy_info *info = gac_async_copy_info_by_name(t[5].s, t[5].n);
+static bool rewrite_named_copy(gac_strbuf *out, const line_iter *it, gac_diag *diag) {
+  const gac_async_copy_info *info = gac_async_copy_info_by_name(it->t[5].s, it->t[5].n);
   if (!info) {
-    gac_strbuf_append(out, line, strlen(line));
+    gac_strbuf_append(out, it->line, it->line_len);
     return true; /* numeric, or unknown: SPIRV-Tools will say */
   }
-  gac_strbuf_append(out, line, (size_t)(t[0].s - line));
-  for (unsigned i = 0; i < 5; i++) {
-    gac_strbuf_append(out, t[i].s, t[i].n);
-    gac_strbuf_puts(out, " ");
-  }
+  put_ext_inst_prefix(out, it);
   gac_strbuf_printf(out, "%u", (unsigned)info->op);
-  for (unsigned i = 6; i < nt; i++) {
-    token v = t[i];
+  for (unsigned i = 6; i < it->nt; i++) {
+    token v = it->t[i];
     const char *eq = memchr(v.s, '=', v.n);
     if (eq) {
       size_t label_len = (size_t)(eq - v.s);
       unsigned k = i - 6;
       if (k >= info->num_operands) {
         gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "text.operand-name",
-                     "line %zu: %s takes %u operands; '%.*s' is one too many", line_no, info->name,
+                     "line %zu: %s takes %u operands; '%.*s' is one too many", it->number, info->name,
                      info->num_operands, (int)v.n, v.s);
         return false;
       }
       const char *want = info->operands[k].identifier;
       if (label_len != strlen(want) || memcmp(v.s, want, label_len) != 0) {
         gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "text.operand-name",
-                     "line %zu: operand %u of %s is '%s', not '%.*s'", line_no, k + 1, info->name,
+                     "line %zu: operand %u of %s is '%s', not '%.*s'", it->number, k + 1, info->name,
                      want, (int)label_len, v.s);
         return false;
       }
@@ -234,29 +274,18 @@ static spv_target_env env_for_version(uint32_t version) {
 bool gac_assemble(const char *text, size_t len, uint32_t **words_out, size_t *num_words_out,
                   gac_diag *diag) {
   token sets[MAX_SETS];
-  unsigned num_sets = find_set_tokens(text, len, sets, NULL);
+  unsigned num_sets = find_set_tokens(text, len, sets);
   header_comments h = {0};
   gac_strbuf numeric = {0};
-  size_t line_no = 1;
   bool ok = true;
-  for (size_t at = 0; at < len && ok; line_no++) {
-    const char *nl = memchr(text + at, '\n', len - at);
-    size_t line_len = nl ? (size_t)(nl - (text + at)) : len - at;
-    char *line = memcpy(gac_xmalloc(line_len + 1), text + at, line_len);
-    line[line_len] = '\0';
-    token t[MAX_TOKENS];
-    size_t code_len;
-    unsigned nt = tokenize(line, line_len, t, MAX_TOKENS, &code_len);
-    if (nt == 0 && line_len > 0 && line[strspn(line, " \t")] == ';')
-      read_header_comment(line + strspn(line, " \t"), line_len - strspn(line, " \t"), &h);
-    if (nt >= 6 && nt <= MAX_TOKENS && tok_is(t[1], "=") && tok_is(t[2], "OpExtInst") &&
-        tok_in(t[4], sets, num_sets))
-      ok = rewrite_named_copy(&numeric, line, t, nt, line_no, diag);
+  for (line_iter it = lines_of(text, len); ok && next_line(&it);) {
+    if (it.in_header)
+      read_header_comment(&it, &h);
+    if (is_set_ext_inst(&it, sets, num_sets))
+      ok = rewrite_named_copy(&numeric, &it, diag);
     else
-      gac_strbuf_append(&numeric, line, line_len);
+      gac_strbuf_append(&numeric, it.line, it.line_len);
     gac_strbuf_puts(&numeric, "\n");
-    free(line);
-    at += line_len + 1;
   }
   if (!ok) {
     free(numeric.data);
