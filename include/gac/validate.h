@@ -7,7 +7,7 @@
 
 typedef struct gac_validate_options {
   bool core;                  /* also run SPIRV-Tools' validator */
-  int target_env;             /* spv_target_env; -1 picks universal for the module's version */
+  int target_env;             /* spv_target_env; -1 for universal SPIR-V 1.6, as spirv-val */
 } gac_validate_options;
 
 /* The rules of the NonSemantic.Codeplay.GroupAsyncCopies spec. Returns true if none is violated. */
