@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "gac/pass.h"
+#include "../lowering/lowering.h"
 
 bool gac_remove_unused_imports(gac_module *m, const char *arg, gac_diag *diag);
 
@@ -10,6 +11,13 @@ static const gac_pass_info passes[] = {
      "Remove OpExtInstImport instructions nothing uses, and SPV_KHR_non_semantic_info when no "
      "NonSemantic set is left",
      gac_remove_unused_imports},
+    {"raise-async-copies",
+     "Turn calls to the cl_khr_extended_async_copies builtins (declared by "
+     "include/gac/cl/extended_async_copies.h) into GroupAsyncCopy2D2D/3D3D",
+     gac_raise_async_copies},
+    {"lower-async-copies",
+     "=opencl[,strategy=lines|cooperative]: lower GroupAsyncCopy2D2D/3D3D to core SPIR-V for OpenCL",
+     gac_lower_async_copies},
     {NULL, NULL, NULL},
 };
 

@@ -288,6 +288,9 @@ gac_module *gac_module_read_bytes(const void *bytes, size_t num_bytes, gac_diag 
                  "the file is %zu bytes long, not a whole number of 32-bit words", num_bytes);
     return NULL;
   }
+  /* Words must be 4-byte aligned; copy only when they are not. */
+  if ((uintptr_t)bytes % _Alignof(uint32_t) == 0)
+    return gac_module_read(bytes, num_bytes / 4, diag);
   uint32_t *words = gac_xmalloc(num_bytes);
   if (num_bytes)
     memcpy(words, bytes, num_bytes);

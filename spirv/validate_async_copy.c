@@ -132,7 +132,7 @@ static void check_event_operand(checker *c, const gac_inst *inst, const char *wh
 
 /* The cases the spec calls undefined, decidable when the operands are constants. */
 static void check_overlaps(checker *c, const gac_inst *inst, const char *what, const gac_async_copy *k) {
-  uint64_t per_line, lines;
+  uint64_t per_line = 0, lines = 0;
   bool have_per_line = constant_value(c, k->num_elements_per_line, &per_line);
   bool have_lines = constant_value(c, k->num_lines, &lines);
   const struct {

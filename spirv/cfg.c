@@ -1,0 +1,119 @@
+/* Control-flow edits: splitting blocks, removing functions, builtin inputs. */
+#include <string.h>
+
+#include <spirv/unified1/spirv.h>
+
+#include "gac/builder.h"
+#include "internal.h"
+
+/* Label ids a terminator branches to, with the operand index of each. */
+static unsigned successors(const gac_inst *term, unsigned *operands, unsigned max) {
+  unsigned n = 0;
+  switch (term->opcode) {
+  case SpvOpBranch:
+    operands[n++] = 0;
+    break;
+  case SpvOpBranchConditional:
+    operands[n++] = 1;
+    operands[n++] = 2;
+    break;
+  case SpvOpSwitch:
+    for (unsigned i = 1; i < term->num_operands && n < max; i++) /* default, then (literal, label) pairs */
+      if (term->operands[i].kind == GAC_OPERAND_ID)
+        operands[n++] = i;
+    break;
+  default:
+    break;
+  }
+  return n;
+}
+
+static void retarget_phis(gac_module *m, uint32_t target_label, uint32_t old_pred, uint32_t new_pred) {
+  gac_inst *label = gac_def(m, target_label);
+  gac_block *target = label ? gac_inst_block(label) : NULL;
+  if (!target)
+    return;
+  for (gac_inst *i = target->insts.first->next; i && i->opcode == SpvOpPhi; i = i->next)
+    for (unsigned k = 3; k < i->num_operands; k += 2) /* (value, parent) pairs */
+      if (gac_operand_word(i, k) == old_pred)
+        gac_inst_set_id_operand(m, i, k, new_pred);
+}
+
+gac_block *gac_block_split_after(gac_module *m, gac_inst *inst) {
+  gac_block *from = gac_inst_block(inst);
+  gac_block *to = gac_block_create(m, from->function, from);
+  for (gac_inst *i = inst->next, *next; i; i = next) {
+    next = i->next;
+    gac_inst_remove(m, i);
+    gac_list_append(m, &to->insts, i);
+  }
+  gac_inst *term = gac_block_terminator(to);
+  if (term) {
+    unsigned ops[64];
+    unsigned n = successors(term, ops, 64);
+    for (unsigned k = 0; k < n; k++)
+      retarget_phis(m, gac_operand_word(term, ops[k]), gac_block_label(from), gac_block_label(to));
+  }
+  return to;
+}
+
+static bool targets(const gac_inst *i, uint32_t id) {
+  return i->num_operands > 0 && i->operands[0].kind == GAC_OPERAND_ID && gac_operand_word(i, 0) == id;
+}
+
+static void remove_names_and_decorations(gac_module *m, uint32_t id) {
+  gac_inst_list *lists[] = {&m->sections[GAC_SECTION_DEBUG_NAME], &m->sections[GAC_SECTION_ANNOTATION]};
+  for (unsigned l = 0; l < 2; l++)
+    gac_foreach_inst(i, lists[l]) if (targets(i, id)) gac_inst_remove(m, i);
+}
+
+void gac_function_remove(gac_module *m, gac_function *f) {
+  remove_names_and_decorations(m, f->def->result_id);
+  gac_foreach_inst(p, &f->params) {
+    remove_names_and_decorations(m, p->result_id);
+    gac_inst_remove(m, p);
+  }
+  gac_foreach_block(b, f) {
+    gac_foreach_inst(i, &b->insts) gac_inst_remove(m, i);
+  }
+  gac_inst_unlink(m, f->def);
+  gac_inst_unlink(m, f->end);
+  if (f->prev)
+    f->prev->next = f->next;
+  else
+    m->first_function = f->next;
+  if (f->next)
+    f->next->prev = f->prev;
+  else
+    m->last_function = f->prev;
+}
+
+uint32_t gac_require_builtin_input(gac_module *m, uint32_t builtin, uint32_t type) {
+  gac_foreach_inst(d, &m->sections[GAC_SECTION_ANNOTATION]) {
+    if (d->opcode == SpvOpDecorate && d->num_words >= 4 && d->words[2] == SpvDecorationBuiltIn &&
+        d->words[3] == builtin)
+      return d->words[1];
+  }
+  uint32_t ptr = gac_type_pointer(m, SpvStorageClassInput, type);
+  gac_builder g = gac_builder_at_end(m, &m->sections[GAC_SECTION_GLOBAL]);
+  uint32_t var = gac_build_ops(&g, SpvOpVariable, ptr, GAC_NEW_ID, GAC_LIT(SpvStorageClassInput))->result_id;
+  gac_builder a = gac_builder_at_end(m, &m->sections[GAC_SECTION_ANNOTATION]);
+  gac_build_ops(&a, SpvOpDecorate, 0, 0, GAC_ID(var), GAC_LIT(SpvDecorationBuiltIn), GAC_LIT(builtin));
+  gac_build_ops(&a, SpvOpDecorate, 0, 0, GAC_ID(var), GAC_LIT(SpvDecorationConstant));
+  /* Entry points list the Input variables they use: rebuild each with var added. */
+  gac_foreach_inst(ep, &m->sections[GAC_SECTION_ENTRY_POINT]) {
+    gac_op ops[256];
+    unsigned n = 0;
+    for (unsigned k = 0; k < ep->num_operands && n < 255; k++) {
+      const gac_operand *o = &ep->operands[k];
+      ops[n++] = o->kind == GAC_OPERAND_STRING
+                     ? GAC_STR((const char *)&ep->words[o->offset])
+                     : (gac_op){o->kind, ep->words[o->offset], NULL};
+    }
+    ops[n++] = GAC_ID(var);
+    gac_builder b = gac_builder_before(m, ep);
+    gac_build(&b, SpvOpEntryPoint, 0, 0, ops, n);
+    gac_inst_remove(m, ep);
+  }
+  return var;
+}
