@@ -88,32 +88,44 @@ void gac_function_remove(gac_module *m, gac_function *f) {
     m->last_function = f->prev;
 }
 
-uint32_t gac_require_builtin_input(gac_module *m, uint32_t builtin, uint32_t type) {
-  gac_foreach_inst(d, &m->sections[GAC_SECTION_ANNOTATION]) {
-    if (d->opcode == SpvOpDecorate && d->num_words >= 4 && d->words[2] == SpvDecorationBuiltIn &&
-        d->words[3] == builtin)
-      return d->words[1];
-  }
-  uint32_t ptr = gac_type_pointer(m, SpvStorageClassInput, type);
-  gac_builder g = gac_builder_at_end(m, &m->sections[GAC_SECTION_GLOBAL]);
-  uint32_t var = gac_build_ops(&g, SpvOpVariable, ptr, GAC_NEW_ID, GAC_LIT(SpvStorageClassInput))->result_id;
-  gac_builder a = gac_builder_at_end(m, &m->sections[GAC_SECTION_ANNOTATION]);
-  gac_build_ops(&a, SpvOpDecorate, 0, 0, GAC_ID(var), GAC_LIT(SpvDecorationBuiltIn), GAC_LIT(builtin));
-  gac_build_ops(&a, SpvOpDecorate, 0, 0, GAC_ID(var), GAC_LIT(SpvDecorationConstant));
-  /* Entry points list the Input variables they use: rebuild each with var added. */
+/* Lists var in every entry point's interface that does not list it yet
+ * (SPIR-V 1.0-1.3 ask for the Input variables an entry point uses; listing
+ * one it does not use is allowed). */
+static void add_to_interfaces(gac_module *m, uint32_t var) {
   gac_foreach_inst(ep, &m->sections[GAC_SECTION_ENTRY_POINT]) {
     gac_op ops[256];
     unsigned n = 0;
+    bool listed = false;
     for (unsigned k = 0; k < ep->num_operands && n < 255; k++) {
       const gac_operand *o = &ep->operands[k];
-      ops[n++] = o->kind == GAC_OPERAND_STRING
-                     ? GAC_STR((const char *)&ep->words[o->offset])
-                     : (gac_op){o->kind, ep->words[o->offset], NULL};
+      listed = listed || (k >= 3 && ep->words[o->offset] == var);
+      ops[n++] = o->kind == GAC_OPERAND_STRING ? GAC_STR((const char *)&ep->words[o->offset])
+                                               : (gac_op){o->kind, ep->words[o->offset], NULL};
     }
+    if (listed)
+      continue;
     ops[n++] = GAC_ID(var);
     gac_builder b = gac_builder_before(m, ep);
     gac_build(&b, SpvOpEntryPoint, 0, 0, ops, n);
     gac_inst_remove(m, ep);
   }
+}
+
+uint32_t gac_require_builtin_input(gac_module *m, uint32_t builtin, uint32_t type) {
+  uint32_t var = 0;
+  gac_foreach_inst(d, &m->sections[GAC_SECTION_ANNOTATION]) {
+    if (d->opcode == SpvOpDecorate && d->num_words >= 4 && d->words[2] == SpvDecorationBuiltIn &&
+        d->words[3] == builtin)
+      var = d->words[1];
+  }
+  if (!var) {
+    uint32_t ptr = gac_type_pointer(m, SpvStorageClassInput, type);
+    gac_builder g = gac_builder_at_end(m, &m->sections[GAC_SECTION_GLOBAL]);
+    var = gac_build_ops(&g, SpvOpVariable, ptr, GAC_NEW_ID, GAC_LIT(SpvStorageClassInput))->result_id;
+    gac_builder a = gac_builder_at_end(m, &m->sections[GAC_SECTION_ANNOTATION]);
+    gac_build_ops(&a, SpvOpDecorate, 0, 0, GAC_ID(var), GAC_LIT(SpvDecorationBuiltIn), GAC_LIT(builtin));
+    gac_build_ops(&a, SpvOpDecorate, 0, 0, GAC_ID(var), GAC_LIT(SpvDecorationConstant));
+  }
+  add_to_interfaces(m, var);
   return var;
 }

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# build_kernel.sh GAC_OPT INCLUDE_DIR KERNEL.cl OUT.bc STRATEGY [clang options...]
+# OpenCL C -> SPIR-V (clang-15, llvm-spirv-15) -> raise -> lower -> spirv-val
+# -> SPIR 1.2 bitcode for PoCL 3.1 (llvm-spirv-15 -r). Intermediate modules
+# stay next to OUT.bc for inspection.
+set -euo pipefail
+gac_opt=$1 include=$2 cl=$3 out=$4 strategy=$5
+shift 5
+base=${out%.bc}
+clang-15 -cc1 -triple spir64-unknown-unknown -cl-std=CL1.2 -emit-llvm-bc -finclude-default-header \
+  -include "$include/gac/cl/extended_async_copies.h" -no-opaque-pointers -O2 "$@" "$cl" -o "$base.clang.bc"
+llvm-spirv-15 --spirv-max-version=1.0 "$base.clang.bc" -o "$base.spv"
+"$gac_opt" --raise-async-copies --validate "$base.spv" -o "$base.raised.spv"
+"$gac_opt" --lower-async-copies=opencl,strategy="$strategy" --validate --target-env=opencl1.2 \
+  "$base.raised.spv" -o "$base.lowered.spv"
+spirv-val --target-env opencl1.2 "$base.lowered.spv"
+llvm-spirv-15 -r --spirv-target-env=CL1.2 "$base.lowered.spv" -o "$out"

@@ -1,0 +1,464 @@
+/* gac-conformance: runs the conformance kernels (compiled from OpenCL C,
+ * raised, lowered by gac and bridged to SPIR 1.2 bitcode) on an OpenCL device,
+ * PoCL here, and compares every result with a host reference.
+ *
+ * Usage: gac-conformance <dir> <strategy>
+ *   <dir>/<program>.<strategy>.bc for each program below.
+ * Prints a table (kernel, parameters, result, time) and "N passed, M failed". */
+#define _POSIX_C_SOURCE 200809L
+#define CL_TARGET_OPENCL_VERSION 120
+#include <CL/cl.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef struct ocl {
+  cl_context context;
+  cl_command_queue queue;
+  cl_device_id device;
+  const char *dir, *strategy;
+} ocl;
+
+static double now_ms(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+static char *read_all(const char *path, size_t *size) {
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return NULL;
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *data = malloc(n > 0 ? (size_t)n : 1);
+  *size = fread(data, 1, (size_t)n, f);
+  fclose(f);
+  return data;
+}
+
+/* The kernel `name` of <dir>/<program>.<strategy>.bc, or NULL with a message in why. */
+static cl_kernel load_kernel(const ocl *o, const char *program, const char *name, char *why, size_t why_len) {
+  char path[1024];
+  snprintf(path, sizeof path, "%s/%s.%s.bc", o->dir, program, o->strategy);
+  size_t size;
+  unsigned char *bin = (unsigned char *)read_all(path, &size);
+  if (!bin) {
+    snprintf(why, why_len, "cannot read %.400s", path);
+    return NULL;
+  }
+  cl_int err, status;
+  cl_program p = clCreateProgramWithBinary(o->context, 1, &o->device, &size, (const unsigned char **)&bin,
+                                           &status, &err);
+  free(bin);
+  if (err != CL_SUCCESS) {
+    snprintf(why, why_len, "clCreateProgramWithBinary(%.400s): %d", path, err);
+    return NULL;
+  }
+  err = clBuildProgram(p, 1, &o->device, "-x spir -spir-std=1.2", NULL, NULL);
+  if (err != CL_SUCCESS) {
+    char log[2048] = "";
+    clGetProgramBuildInfo(p, o->device, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
+    snprintf(why, why_len, "clBuildProgram(%.200s): %d %.250s", path, err, log);
+    clReleaseProgram(p);
+    return NULL;
+  }
+  cl_kernel k = clCreateKernel(p, name, &err);
+  clReleaseProgram(p); /* the kernel keeps it */
+  if (err != CL_SUCCESS)
+    snprintf(why, why_len, "clCreateKernel(%s): %d", name, err);
+  return err == CL_SUCCESS ? k : NULL;
+}
+
+/* ---- arguments ---- */
+
+typedef struct arg {
+  enum { ARG_BUFFER, ARG_LOCAL, ARG_U64, ARG_I32 } kind;
+  size_t size;     /* bytes of a buffer or local allocation */
+  void *host;      /* buffer contents, in and out */
+  uint64_t value;
+} arg;
+
+#define BUF(ptr, bytes) ((arg){ARG_BUFFER, (bytes), (ptr), 0})
+#define LOCAL(bytes) ((arg){ARG_LOCAL, (bytes), NULL, 0})
+#define U64(v) ((arg){ARG_U64, 0, NULL, (v)})
+#define I32(v) ((arg){ARG_I32, 0, NULL, (v)})
+
+/* Runs kernel over global/local (dims 1 or 2); buffers are read back into
+ * their host memory. Returns the kernel's time in ms, or -1 on error. */
+static double run_kernel(const ocl *o, cl_kernel k, arg *args, unsigned n, unsigned dims,
+                         const size_t *global, const size_t *local, char *why, size_t why_len) {
+  cl_mem mem[24] = {0}; /* the most arguments a kernel here takes, and some */
+  cl_int err = CL_SUCCESS;
+  for (unsigned i = 0; i < n && err == CL_SUCCESS; i++) {
+    switch (args[i].kind) {
+    case ARG_BUFFER:
+      mem[i] = clCreateBuffer(o->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, args[i].size, args[i].host, &err);
+      if (err == CL_SUCCESS)
+        err = clSetKernelArg(k, i, sizeof(cl_mem), &mem[i]);
+      break;
+    case ARG_LOCAL:
+      err = clSetKernelArg(k, i, args[i].size, NULL);
+      break;
+    case ARG_U64: {
+      cl_ulong v = args[i].value;
+      err = clSetKernelArg(k, i, sizeof v, &v);
+      break;
+    }
+    case ARG_I32: {
+      cl_int v = (cl_int)args[i].value;
+      err = clSetKernelArg(k, i, sizeof v, &v);
+      break;
+    }
+    }
+  }
+  double t = -1;
+  if (err == CL_SUCCESS) {
+    double start = now_ms();
+    err = clEnqueueNDRangeKernel(o->queue, k, dims, NULL, global, local, 0, NULL, NULL);
+    if (err == CL_SUCCESS)
+      err = clFinish(o->queue);
+    t = now_ms() - start;
+  }
+  for (unsigned i = 0; i < n; i++) {
+    if (mem[i] && err == CL_SUCCESS)
+      err = clEnqueueReadBuffer(o->queue, mem[i], CL_TRUE, 0, args[i].size, args[i].host, 0, NULL, NULL);
+    if (mem[i])
+      clReleaseMemObject(mem[i]);
+  }
+  if (err != CL_SUCCESS) {
+    snprintf(why, why_len, "OpenCL error %d", err);
+    return -1;
+  }
+  return t;
+}
+
+/* ---- the copy kernels and their reference ---- */
+
+/* One side of a copy: offset, line length and plane area, in elements. */
+typedef struct side {
+  uint64_t off, line, plane;
+} side;
+
+typedef struct shape {
+  uint64_t bpe, per_line, lines, planes;
+} shape;
+
+/* Elements a side spans for one group. */
+static uint64_t extent(const shape *s, const side *d) {
+  if (!s->planes || !s->lines || !s->per_line)
+    return d->off + 1; /* an empty copy: keep buffers non-empty */
+  return d->off + (s->planes - 1) * d->plane + (s->lines - 1) * d->line + s->per_line;
+}
+
+/* The reference: copy the shape from src (at `from`) to dst (at `to`). */
+static void copy_ref(const shape *s, const unsigned char *src, side from, unsigned char *dst, side to) {
+  for (uint64_t p = 0; p < s->planes; p++)
+    for (uint64_t l = 0; l < s->lines; l++)
+      memcpy(dst + (to.off + p * to.plane + l * to.line) * s->bpe,
+             src + (from.off + p * from.plane + l * from.line) * s->bpe, s->per_line * s->bpe);
+}
+
+static void fill_pattern(unsigned char *p, size_t n, unsigned seed) {
+  uint32_t x = 2463534242u ^ seed;
+  for (size_t i = 0; i < n; i++) {
+    x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+    p[i] = (unsigned char)x;
+  }
+}
+
+typedef struct copy_case {
+  const char *name; /* copy2d or copy3d */
+  shape s;
+  side src, tile, dst;
+  uint64_t groups, local;
+} copy_case;
+
+static bool check_bytes(const unsigned char *got, const unsigned char *want, size_t n, char *why, size_t why_len) {
+  for (size_t i = 0; i < n; i++)
+    if (got[i] != want[i]) {
+      snprintf(why, why_len, "byte %zu: got 0x%02x, want 0x%02x", i, got[i], want[i]);
+      return false;
+    }
+  return true;
+}
+
+static bool run_copy(const ocl *o, const copy_case *c, double *ms, char *why, size_t why_len) {
+  cl_kernel k = load_kernel(o, "copies", c->name, why, why_len);
+  if (!k)
+    return false;
+  const shape *s = &c->s;
+  /* Each group's tile of global memory starts `stride` elements after the previous one. */
+  uint64_t stride = extent(s, &c->src) > extent(s, &c->dst) ? extent(s, &c->src) : extent(s, &c->dst);
+  size_t src_bytes = (size_t)(stride * c->groups * s->bpe), dst_bytes = src_bytes;
+  size_t tile_bytes = (size_t)(extent(s, &c->tile) * s->bpe);
+  unsigned char *src = malloc(src_bytes), *dst = malloc(dst_bytes), *want = malloc(dst_bytes);
+  fill_pattern(src, src_bytes, 1);
+  memset(dst, 0xee, dst_bytes);
+  memset(want, 0xee, dst_bytes);
+  for (uint64_t g = 0; g < c->groups; g++) {
+    side from = c->src, to = c->dst;
+    from.off += g * stride;
+    to.off += g * stride;
+    copy_ref(s, src, from, want, to);
+  }
+  arg args[17];
+  unsigned n = 0;
+  args[n++] = BUF(src, src_bytes);
+  args[n++] = BUF(dst, dst_bytes);
+  args[n++] = LOCAL(tile_bytes);
+  args[n++] = U64(s->bpe);
+  args[n++] = U64(s->per_line);
+  args[n++] = U64(s->lines);
+  bool is3d = strcmp(c->name, "copy3d") == 0;
+  if (is3d)
+    args[n++] = U64(s->planes);
+  const side *sides[3] = {&c->src, &c->tile, &c->dst};
+  for (unsigned i = 0; i < 3; i++) {
+    args[n++] = U64(sides[i]->off);
+    args[n++] = U64(sides[i]->line);
+    if (is3d)
+      args[n++] = U64(sides[i]->plane);
+  }
+  args[n++] = U64(stride);
+  size_t global = (size_t)(c->groups * c->local), local = (size_t)c->local;
+  *ms = run_kernel(o, k, args, n, 1, &global, &local, why, why_len);
+  bool ok = *ms >= 0 && check_bytes(dst, want, dst_bytes, why, why_len);
+  free(src);
+  free(dst);
+  free(want);
+  clReleaseKernel(k);
+  return ok;
+}
+
+/* ---- constant shapes, typed elements, shared events, branches ---- */
+
+typedef struct shapes_case {
+  const char *program; /* shapes-<variant>, compiled with its -D values */
+  size_t elem, per_line, lines, src_line, groups, local;
+  int flip;
+} shapes_case;
+
+static bool run_shapes(const ocl *o, const shapes_case *c, double *ms, char *why, size_t why_len) {
+  cl_kernel k = load_kernel(o, c->program, "shapes", why, why_len);
+  if (!k)
+    return false;
+  size_t group_elems = c->src_line * c->lines, bytes = group_elems * c->groups * c->elem;
+  unsigned char *src = malloc(bytes), *dst = malloc(bytes), *want = malloc(bytes);
+  fill_pattern(src, bytes, 2);
+  memset(dst, 0xee, bytes);
+  memset(want, 0xee, bytes);
+  shape s = {c->elem, c->per_line, c->lines, 1};
+  for (size_t g = 0; g < c->groups; g++) {
+    side at = {g * group_elems, c->src_line, 0};
+    copy_ref(&s, src, at, want, at);
+  }
+  size_t tile = c->per_line * c->lines * c->elem;
+  arg args[] = {BUF(src, bytes), BUF(dst, bytes), LOCAL(tile), LOCAL(tile), I32(c->flip)};
+  size_t global = c->groups * c->local;
+  *ms = run_kernel(o, k, args, 5, 1, &global, &c->local, why, why_len);
+  bool ok = *ms >= 0 && check_bytes(dst, want, bytes, why, why_len);
+  free(src);
+  free(dst);
+  free(want);
+  clReleaseKernel(k);
+  return ok;
+}
+
+/* ---- kernels that compute with the copied data ---- */
+
+enum { T = 16 };
+
+static bool check_floats(const float *got, const float *want, size_t n, char *why, size_t why_len) {
+  for (size_t i = 0; i < n; i++)
+    if (got[i] != want[i]) { /* inputs are small integers: results are exact */
+      snprintf(why, why_len, "element %zu: got %g, want %g", i, got[i], want[i]);
+      return false;
+    }
+  return true;
+}
+
+static float *small_ints(size_t n, unsigned seed) {
+  float *f = malloc(n * sizeof(float));
+  uint32_t x = 88172645u ^ seed;
+  for (size_t i = 0; i < n; i++) {
+    x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+    f[i] = (float)(x % 64);
+  }
+  return f;
+}
+
+static bool run_stencil(const ocl *o, size_t n, double *ms, char *why, size_t why_len) {
+  cl_kernel k = load_kernel(o, "compute", "stencil", why, why_len);
+  if (!k)
+    return false;
+  size_t pitch = n + 2;
+  float *in = small_ints(pitch * pitch, 3), *out = calloc(n * n, sizeof(float)), *want = malloc(n * n * sizeof(float));
+  for (size_t y = 1; y <= n; y++)
+    for (size_t x = 1; x <= n; x++)
+      want[(y - 1) * n + x - 1] = in[y * pitch + x] * 0.5f + 0.125f * (in[(y - 1) * pitch + x] + in[(y + 1) * pitch + x] +
+                                                                      in[y * pitch + x - 1] + in[y * pitch + x + 1]);
+  arg args[] = {BUF(in, pitch * pitch * sizeof(float)), BUF(out, n * n * sizeof(float)), U64(n),
+                LOCAL((T + 2) * (T + 2) * sizeof(float))};
+  size_t global[2] = {n, n}, local[2] = {T, T};
+  *ms = run_kernel(o, k, args, 4, 2, global, local, why, why_len);
+  bool ok = *ms >= 0 && check_floats(out, want, n * n, why, why_len);
+  free(in);
+  free(out);
+  free(want);
+  clReleaseKernel(k);
+  return ok;
+}
+
+static bool run_transpose(const ocl *o, size_t n, double *ms, char *why, size_t why_len) {
+  cl_kernel k = load_kernel(o, "compute", "transpose", why, why_len);
+  if (!k)
+    return false;
+  float *in = small_ints(n * n, 4), *out = calloc(n * n, sizeof(float)), *want = malloc(n * n * sizeof(float));
+  for (size_t y = 0; y < n; y++)
+    for (size_t x = 0; x < n; x++)
+      want[x * n + y] = in[y * n + x];
+  arg args[] = {BUF(in, n * n * sizeof(float)), BUF(out, n * n * sizeof(float)), U64(n),
+                LOCAL(T * T * sizeof(float)), LOCAL(T * T * sizeof(float))};
+  size_t global[2] = {n, n}, local[2] = {T, T};
+  *ms = run_kernel(o, k, args, 5, 2, global, local, why, why_len);
+  bool ok = *ms >= 0 && check_floats(out, want, n * n, why, why_len);
+  free(in);
+  free(out);
+  free(want);
+  clReleaseKernel(k);
+  return ok;
+}
+
+static bool run_double_buffer(const ocl *o, size_t rows, size_t cols, size_t count, size_t groups, size_t local,
+                              double *ms, char *why, size_t why_len) {
+  cl_kernel k = load_kernel(o, "compute", "double_buffer", why, why_len);
+  if (!k)
+    return false;
+  size_t pitch = cols + 3, in_n = groups * count * rows * pitch, out_n = groups * count * rows;
+  float *in = small_ints(in_n, 5), *out = calloc(out_n, sizeof(float)), *want = malloc(out_n * sizeof(float));
+  for (size_t g = 0; g < groups; g++)
+    for (size_t i = 0; i < count; i++)
+      for (size_t r = 0; r < rows; r++) {
+        float s = 0;
+        for (size_t c = 0; c < cols; c++)
+          s += in[((g * count + i) * rows + r) * pitch + c];
+        want[(g * count + i) * rows + r] = s;
+      }
+  arg args[] = {BUF(in, in_n * sizeof(float)), BUF(out, out_n * sizeof(float)), U64(rows), U64(cols),
+                U64(pitch), U64(count), LOCAL(2 * rows * cols * sizeof(float))};
+  size_t global = groups * local;
+  *ms = run_kernel(o, k, args, 7, 1, &global, &local, why, why_len);
+  bool ok = *ms >= 0 && check_floats(out, want, out_n, why, why_len);
+  free(in);
+  free(out);
+  free(want);
+  clReleaseKernel(k);
+  return ok;
+}
+
+/* ---- the table ---- */
+
+static unsigned passed, failed;
+
+static void row(const char *kernel, const char *params, bool ok, double ms, const char *why) {
+  printf("%-14s %-58s %-4s %8.2f ms%s%s\n", kernel, params, ok ? "PASS" : "FAIL", ms < 0 ? 0 : ms,
+         ok ? "" : "  ", ok ? "" : why);
+  ok ? passed++ : failed++;
+}
+
+static void copy_row(const ocl *o, const copy_case *c) {
+  char params[160], why[512] = "";
+  snprintf(params, sizeof params,
+           "bpe=%llu %llux%llux%llu src(%llu,%llu,%llu) tile(%llu,%llu,%llu) dst(%llu,%llu,%llu) g=%llu l=%llu",
+           (unsigned long long)c->s.bpe, (unsigned long long)c->s.per_line, (unsigned long long)c->s.lines,
+           (unsigned long long)c->s.planes, (unsigned long long)c->src.off, (unsigned long long)c->src.line,
+           (unsigned long long)c->src.plane, (unsigned long long)c->tile.off, (unsigned long long)c->tile.line,
+           (unsigned long long)c->tile.plane, (unsigned long long)c->dst.off, (unsigned long long)c->dst.line,
+           (unsigned long long)c->dst.plane, (unsigned long long)c->groups, (unsigned long long)c->local);
+  double ms = -1;
+  bool ok = run_copy(o, c, &ms, why, sizeof why);
+  row(c->name, params, ok, ms, why);
+}
+
+int main(int argc, char **argv) {
+  if (argc != 3) {
+    fprintf(stderr, "usage: gac-conformance <dir> <strategy>\n");
+    return 2;
+  }
+  ocl o = {.dir = argv[1], .strategy = argv[2]};
+  cl_platform_id platform;
+  cl_int err = clGetPlatformIDs(1, &platform, NULL);
+  if (err == CL_SUCCESS)
+    err = clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &o.device, NULL);
+  if (err == CL_SUCCESS)
+    o.context = clCreateContext(NULL, 1, &o.device, NULL, NULL, &err);
+  if (err == CL_SUCCESS)
+    o.queue = clCreateCommandQueue(o.context, o.device, 0, &err);
+  if (err != CL_SUCCESS) {
+    fprintf(stderr, "gac-conformance: no OpenCL device (%d)\n", err);
+    return 1;
+  }
+  char device[256] = "";
+  clGetDeviceInfo(o.device, CL_DEVICE_NAME, sizeof device, device, NULL);
+  printf("device: %s; lowering strategy: %s\n", device, o.strategy);
+  printf("%-14s %-58s %-4s %11s\n", "kernel", "parameters", "", "time");
+
+  /* 2D and 3D, both directions (in, then back out), every element size the
+   * issue names, odd shapes, offsets, lengths above the minimum, local sizes
+   * 1, 3, 17, 64 and 256, many work-groups each on its own tile. */
+  static const copy_case copies[] = {
+      {"copy2d", {1, 16, 8, 1}, {0, 16, 0}, {0, 16, 0}, {0, 16, 0}, 4, 1},
+      {"copy2d", {2, 37, 13, 1}, {5, 40, 0}, {0, 37, 0}, {3, 41, 0}, 3, 3},
+      {"copy2d", {3, 37, 13, 1}, {1, 50, 0}, {2, 39, 0}, {0, 37, 0}, 5, 17},
+      {"copy2d", {4, 64, 32, 1}, {0, 64, 0}, {0, 64, 0}, {0, 64, 0}, 8, 64},
+      {"copy2d", {8, 33, 7, 1}, {7, 35, 0}, {1, 34, 0}, {2, 33, 0}, 6, 256},
+      {"copy2d", {12, 5, 9, 1}, {0, 11, 0}, {0, 5, 0}, {4, 7, 0}, 7, 17},
+      {"copy2d", {16, 12, 12, 1}, {3, 20, 0}, {0, 12, 0}, {0, 15, 0}, 16, 64},
+      {"copy2d", {4, 1, 1, 1}, {0, 1, 0}, {0, 1, 0}, {0, 1, 0}, 2, 3},
+      {"copy2d", {4, 10, 0, 1}, {0, 10, 0}, {0, 10, 0}, {0, 10, 0}, 2, 17},
+      {"copy3d", {1, 37, 13, 5}, {0, 37, 481}, {0, 37, 481}, {0, 37, 481}, 3, 64},
+      {"copy3d", {4, 37, 13, 5}, {9, 40, 600}, {3, 38, 500}, {1, 41, 700}, 4, 17},
+      {"copy3d", {2, 8, 4, 3}, {0, 9, 40}, {0, 8, 32}, {0, 10, 45}, 9, 3},
+      {"copy3d", {12, 6, 5, 4}, {2, 7, 36}, {0, 6, 30}, {5, 9, 50}, 5, 256},
+      {"copy3d", {16, 4, 4, 4}, {0, 4, 16}, {0, 4, 16}, {0, 4, 16}, 12, 1},
+      {"copy3d", {8, 16, 16, 2}, {0, 20, 400}, {0, 16, 256}, {0, 18, 300}, 4, 64},
+  };
+  for (size_t i = 0; i < sizeof copies / sizeof copies[0]; i++)
+    copy_row(&o, &copies[i]);
+
+  static const shapes_case shapes[] = {
+      {"shapes-uchar", 1, 37, 13, 41, 5, 17, 0},  {"shapes-uchar", 1, 37, 13, 41, 5, 17, 1},
+      {"shapes-short", 2, 16, 8, 24, 4, 64, 1},   {"shapes-float4", 16, 8, 8, 9, 3, 3, 0},
+      {"shapes-int3", 16, 5, 7, 6, 4, 1, 1},      {"shapes-long2", 16, 9, 3, 12, 6, 256, 0},
+  };
+  for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+    const shapes_case *c = &shapes[i];
+    char params[160], why[512] = "";
+    snprintf(params, sizeof params, "%s: %zu-byte %zux%zu line %zu, shared event, %s branch, g=%zu l=%zu",
+             c->program, c->elem, c->per_line, c->lines, c->src_line, c->flip ? "then" : "else", c->groups, c->local);
+    double ms = -1;
+    bool ok = run_shapes(&o, c, &ms, why, sizeof why);
+    row("shapes", params, ok, ms, why);
+  }
+
+  char why[512] = "";
+  double ms = -1;
+  bool ok = run_stencil(&o, 64, &ms, why, sizeof why);
+  row("stencil", "5-point, 64x64 floats, 16x16 tiles with halo, l=16x16", ok, ms, why);
+  ok = run_transpose(&o, 64, &ms, why, sizeof why);
+  row("transpose", "64x64 floats through local memory, 16x16 tiles, l=16x16", ok, ms, why);
+  ok = run_double_buffer(&o, 8, 29, 6, 5, 17, &ms, why, sizeof why);
+  row("double_buffer", "6 tiles of 8x29 floats per group, prefetch next, g=5 l=17", ok, ms, why);
+  ok = run_double_buffer(&o, 32, 64, 3, 2, 256, &ms, why, sizeof why);
+  row("double_buffer", "3 tiles of 32x64 floats per group, prefetch next, g=2 l=256", ok, ms, why);
+
+  printf("%u passed, %u failed\n", passed, failed);
+  clReleaseCommandQueue(o.queue);
+  clReleaseContext(o.context);
+  return failed ? 1 : 0;
+}

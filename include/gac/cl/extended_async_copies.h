@@ -1,0 +1,40 @@
+/* cl_khr_extended_async_copies for OpenCL C compiled by clang-15 for gac.
+ *
+ * The builtins keep their 1.0 signatures (all counts in elements). They are
+ * declared under gac_-prefixed names because llvm-spirv-15 takes any call
+ * named async_work_group_* for the core 1D builtin and aborts; gac-opt's
+ * --raise-async-copies turns calls to these declarations into
+ * NonSemantic.Codeplay.GroupAsyncCopies instructions.
+ *
+ * Use: clang-15 -cc1 ... -finclude-default-header -include gac/cl/extended_async_copies.h */
+#ifndef GAC_CL_EXTENDED_ASYNC_COPIES_H
+#define GAC_CL_EXTENDED_ASYNC_COPIES_H
+
+#define cl_khr_extended_async_copies 1
+#define GAC_OVERLOAD __attribute__((overloadable))
+
+event_t GAC_OVERLOAD gac_async_work_group_copy_2D2D(
+    __local void *dst, size_t dst_offset, const __global void *src, size_t src_offset,
+    size_t num_bytes_per_element, size_t num_elements_per_line, size_t num_lines,
+    size_t src_total_line_length, size_t dst_total_line_length, event_t event);
+event_t GAC_OVERLOAD gac_async_work_group_copy_2D2D(
+    __global void *dst, size_t dst_offset, const __local void *src, size_t src_offset,
+    size_t num_bytes_per_element, size_t num_elements_per_line, size_t num_lines,
+    size_t src_total_line_length, size_t dst_total_line_length, event_t event);
+
+event_t GAC_OVERLOAD gac_async_work_group_copy_3D3D(
+    __local void *dst, size_t dst_offset, const __global void *src, size_t src_offset,
+    size_t num_bytes_per_element, size_t num_elements_per_line, size_t num_lines,
+    size_t num_planes, size_t src_total_line_length, size_t src_total_plane_area,
+    size_t dst_total_line_length, size_t dst_total_plane_area, event_t event);
+event_t GAC_OVERLOAD gac_async_work_group_copy_3D3D(
+    __global void *dst, size_t dst_offset, const __local void *src, size_t src_offset,
+    size_t num_bytes_per_element, size_t num_elements_per_line, size_t num_lines,
+    size_t num_planes, size_t src_total_line_length, size_t src_total_plane_area,
+    size_t dst_total_line_length, size_t dst_total_plane_area, event_t event);
+
+#define async_work_group_copy_2D2D gac_async_work_group_copy_2D2D
+#define async_work_group_copy_3D3D gac_async_work_group_copy_3D3D
+
+#undef GAC_OVERLOAD
+#endif

@@ -1,0 +1,359 @@
+/* --lower-async-copies=opencl[,strategy=lines|cooperative]: every
+ * GroupAsyncCopy2D2D/3D3D becomes core SPIR-V that any OpenCL device accepts.
+ *
+ * lines        one core OpGroupAsyncCopy per line (planes x lines of them, in
+ *              a loop), chained on the copy's Event operand, so the result is
+ *              a real event and OpGroupWaitEvents keeps its meaning.
+ * cooperative  the work-items of the group share the copy: the planes x lines
+ *              x line bytes are cut into units of 16, 8, 4 or 1 bytes (the
+ *              widest that the addresses, strides and line size allow, chosen
+ *              at run time) and distributed over the local size. The result
+ *              is a zero-length OpGroupAsyncCopy chained on the Event operand
+ *              (a real event, equal to Event when that is not null), and every
+ *              OpGroupWaitEvents is followed by a work-group barrier, which is
+ *              what makes the other work-items' stores visible.
+ *
+ * Both keep the spec's semantics: the whole work-group performs the copy,
+ * operands may be runtime values, a copy may sit in any block, and copies may
+ * share one event. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <spirv/unified1/spirv.h>
+
+#include "gac/async_copy.h"
+#include "gac/builder.h"
+#include "gac/pass.h"
+#include "lowering.h"
+
+typedef enum strategy { STRATEGY_LINES, STRATEGY_COOPERATIVE } strategy;
+
+typedef struct lowering {
+  gac_module *m;
+  uint32_t size_type, bool_type, uchar_type, event_type;
+  uint32_t zero, one, scope_workgroup;
+} lowering;
+
+/* The pieces of one copy, as values of the size type (bytes where noted). */
+typedef struct copy_plan {
+  gac_async_copy k;
+  uint32_t src, dst;     /* the pointers as uchar pointers */
+  uint32_t src_ptr_type, dst_ptr_type;
+  uint32_t line_bytes;   /* elements per line x bytes per element */
+  uint32_t total_lines;  /* planes x lines */
+} copy_plan;
+
+static uint32_t op2(gac_builder *b, uint16_t opcode, uint32_t type, uint32_t x, uint32_t y) {
+  return gac_build_ops(b, opcode, type, GAC_NEW_ID, GAC_ID(x), GAC_ID(y))->result_id;
+}
+
+static uint32_t mul(const lowering *L, gac_builder *b, uint32_t x, uint32_t y) {
+  return op2(b, SpvOpIMul, L->size_type, x, y);
+}
+
+static uint32_t add(const lowering *L, gac_builder *b, uint32_t x, uint32_t y) {
+  return op2(b, SpvOpIAdd, L->size_type, x, y);
+}
+
+/* ptr as a pointer to uchar in its storage class (a bitcast unless it is one). */
+static uint32_t as_bytes(lowering *L, gac_builder *b, uint32_t ptr, uint32_t *ptr_type) {
+  gac_inst *def = gac_def(L->m, ptr);
+  gac_inst *type = def ? gac_def(L->m, def->type_id) : NULL;
+  uint32_t sc = type ? type->words[2] : SpvStorageClassCrossWorkgroup;
+  *ptr_type = gac_type_pointer(L->m, sc, L->uchar_type);
+  if (def && def->type_id == *ptr_type)
+    return ptr;
+  return gac_build_ops(b, SpvOpBitcast, *ptr_type, GAC_NEW_ID, GAC_ID(ptr))->result_id;
+}
+
+/* Byte offsets into source and destination of line `line_index` (counted over
+ * all planes), plus `extra` bytes. */
+static void line_offsets(lowering *L, gac_builder *b, const copy_plan *p, uint32_t line_index,
+                         uint32_t extra, uint32_t *src_off, uint32_t *dst_off) {
+  const gac_async_copy *k = &p->k;
+  uint32_t line = line_index, plane = 0;
+  if (k->op == GAC_GROUP_ASYNC_COPY_3D3D) {
+    plane = op2(b, SpvOpUDiv, L->size_type, line_index, k->num_lines);
+    line = op2(b, SpvOpUMod, L->size_type, line_index, k->num_lines);
+  }
+  uint32_t s = add(L, b, k->source_offset, mul(L, b, line, k->source_line_length));
+  uint32_t d = add(L, b, k->destination_offset, mul(L, b, line, k->destination_line_length));
+  if (plane) {
+    s = add(L, b, s, mul(L, b, plane, k->source_plane_area));
+    d = add(L, b, d, mul(L, b, plane, k->destination_plane_area));
+  }
+  *src_off = mul(L, b, s, k->num_bytes_per_element);
+  *dst_off = mul(L, b, d, k->num_bytes_per_element);
+  if (extra) {
+    *src_off = add(L, b, *src_off, extra);
+    *dst_off = add(L, b, *dst_off, extra);
+  }
+}
+
+static uint32_t byte_address(lowering *L, gac_builder *b, uint32_t base, uint32_t ptr_type, uint32_t offset) {
+  (void)L;
+  return gac_build_ops(b, SpvOpPtrAccessChain, ptr_type, GAC_NEW_ID, GAC_ID(base), GAC_ID(offset))->result_id;
+}
+
+/* A counted loop `for (i = first; i < count; i += step) body(i)` between
+ * `from` (which gets the branch into it) and `exit`. Returns the body block's
+ * builder through *body and the counter through *counter; the caller fills the
+ * body and then calls loop_close. */
+typedef struct loop {
+  gac_block *header, *body;
+  uint32_t counter, next_counter;
+  gac_inst *counter_phi;
+  uint32_t carried, next_carried; /* an optional second value carried round the loop */
+} loop;
+
+static loop loop_open(lowering *L, gac_block *from, gac_block *exit, uint32_t first, uint32_t count,
+                      uint32_t carried_type, uint32_t carried_in) {
+  gac_module *m = L->m;
+  loop lp = {0};
+  lp.header = gac_block_create(m, from->function, from);
+  lp.body = gac_block_create(m, from->function, lp.header);
+  lp.next_counter = gac_module_new_id(m);
+  gac_builder f = gac_builder_at_end(m, &from->insts);
+  gac_build_ops(&f, SpvOpBranch, 0, 0, GAC_ID(gac_block_label(lp.header)));
+  gac_builder h = gac_builder_at_end(m, &lp.header->insts);
+  lp.counter = gac_build_ops(&h, SpvOpPhi, L->size_type, GAC_NEW_ID, GAC_ID(first),
+                             GAC_ID(gac_block_label(from)), GAC_ID(lp.next_counter),
+                             GAC_ID(gac_block_label(lp.body)))->result_id;
+  if (carried_type) {
+    lp.next_carried = gac_module_new_id(m);
+    lp.carried = gac_build_ops(&h, SpvOpPhi, carried_type, GAC_NEW_ID, GAC_ID(carried_in),
+                               GAC_ID(gac_block_label(from)), GAC_ID(lp.next_carried),
+                               GAC_ID(gac_block_label(lp.body)))->result_id;
+  }
+  uint32_t more = op2(&h, SpvOpULessThan, L->bool_type, lp.counter, count);
+  gac_build_ops(&h, SpvOpBranchConditional, 0, 0, GAC_ID(more), GAC_ID(gac_block_label(lp.body)),
+                GAC_ID(gac_block_label(exit)));
+  return lp;
+}
+
+/* Ends the body: counter += step, back to the header. The body may have
+ * grown into several blocks; `last` is the one that ends it. */
+static void loop_close(lowering *L, const loop *lp, gac_block *last, uint32_t step) {
+  gac_builder b = gac_builder_at_end(L->m, &last->insts);
+  gac_build_ops(&b, SpvOpIAdd, L->size_type, lp->next_counter, GAC_ID(lp->counter), GAC_ID(step));
+  gac_build_ops(&b, SpvOpBranch, 0, 0, GAC_ID(gac_block_label(lp->header)));
+}
+
+/* lines: one OpGroupAsyncCopy per line, chained on one event. */
+static uint32_t lower_lines(lowering *L, copy_plan *p, gac_block *pre, gac_block *exit) {
+  loop lp = loop_open(L, pre, exit, L->zero, p->total_lines, L->event_type, p->k.event);
+  gac_builder b = gac_builder_at_end(L->m, &lp.body->insts);
+  uint32_t so, dof;
+  line_offsets(L, &b, p, lp.counter, 0, &so, &dof);
+  uint32_t s = byte_address(L, &b, p->src, p->src_ptr_type, so);
+  uint32_t d = byte_address(L, &b, p->dst, p->dst_ptr_type, dof);
+  gac_build_ops(&b, SpvOpGroupAsyncCopy, L->event_type, lp.next_carried, GAC_ID(L->scope_workgroup),
+                GAC_ID(d), GAC_ID(s), GAC_ID(p->line_bytes), GAC_ID(L->one), GAC_ID(lp.carried));
+  loop_close(L, &lp, lp.body, L->one);
+  /* The loop's exit sees the header's event: the input one if no line was copied. */
+  return lp.carried;
+}
+
+/* ---- cooperative ---- */
+
+static uint32_t local_component(lowering *L, gac_builder *b, uint32_t builtin, unsigned i) {
+  uint32_t v3 = gac_type_vector(L->m, L->size_type, 3);
+  uint32_t var = gac_require_builtin_input(L->m, builtin, v3);
+  uint32_t value = gac_build_ops(b, SpvOpLoad, v3, GAC_NEW_ID, GAC_ID(var))->result_id;
+  return gac_build_ops(b, SpvOpCompositeExtract, L->size_type, GAC_NEW_ID, GAC_ID(value), GAC_LIT(i))->result_id;
+}
+
+/* The work-item's linear index in the group, and the group's size. */
+static void linear_local_id(lowering *L, gac_builder *b, uint32_t *id, uint32_t *size) {
+  uint32_t l[3], s[3];
+  for (unsigned i = 0; i < 3; i++) {
+    l[i] = local_component(L, b, SpvBuiltInLocalInvocationId, i);
+    s[i] = local_component(L, b, SpvBuiltInWorkgroupSize, i);
+  }
+  uint32_t sxy = mul(L, b, s[0], s[1]);
+  *id = add(L, b, l[0], add(L, b, mul(L, b, l[1], s[0]), mul(L, b, l[2], sxy)));
+  *size = mul(L, b, sxy, s[2]);
+}
+
+static uint32_t unit_type(lowering *L, unsigned width) {
+  uint32_t uint = gac_type_int(L->m, 32, 0);
+  switch (width) {
+  case 16: return gac_type_vector(L->m, uint, 4);
+  case 8: return gac_type_vector(L->m, uint, 2);
+  case 4: return uint;
+  default: return L->uchar_type;
+  }
+}
+
+/* The loop moving `width`-byte units, from `from` to `join`. */
+static void cooperative_loop(lowering *L, copy_plan *p, gac_block *from, gac_block *join, unsigned width,
+                             uint32_t id, uint32_t size) {
+  gac_module *m = L->m;
+  gac_builder f = gac_builder_at_end(m, &from->insts);
+  uint32_t w = gac_constant_int(m, L->size_type, width);
+  uint32_t units_per_line = op2(&f, SpvOpUDiv, L->size_type, p->line_bytes, w);
+  uint32_t total = mul(L, &f, p->total_lines, units_per_line);
+  loop lp = loop_open(L, from, join, id, total, 0, 0);
+  gac_builder b = gac_builder_at_end(m, &lp.body->insts);
+  uint32_t line = op2(&b, SpvOpUDiv, L->size_type, lp.counter, units_per_line);
+  uint32_t unit = op2(&b, SpvOpUMod, L->size_type, lp.counter, units_per_line);
+  uint32_t so, dof;
+  line_offsets(L, &b, p, line, mul(L, &b, unit, w), &so, &dof);
+  uint32_t t = unit_type(L, width);
+  uint32_t sc_src = gac_def(m, p->src_ptr_type)->words[2], sc_dst = gac_def(m, p->dst_ptr_type)->words[2];
+  uint32_t sp = gac_build_ops(&b, SpvOpBitcast, gac_type_pointer(m, sc_src, t), GAC_NEW_ID,
+                              GAC_ID(byte_address(L, &b, p->src, p->src_ptr_type, so)))->result_id;
+  uint32_t dp = gac_build_ops(&b, SpvOpBitcast, gac_type_pointer(m, sc_dst, t), GAC_NEW_ID,
+                              GAC_ID(byte_address(L, &b, p->dst, p->dst_ptr_type, dof)))->result_id;
+  uint32_t v = gac_build_ops(&b, SpvOpLoad, t, GAC_NEW_ID, GAC_ID(sp), GAC_LIT(SpvMemoryAccessAlignedMask),
+                             GAC_LIT(width))->result_id;
+  gac_build_ops(&b, SpvOpStore, 0, 0, GAC_ID(dp), GAC_ID(v), GAC_LIT(SpvMemoryAccessAlignedMask), GAC_LIT(width));
+  loop_close(L, &lp, lp.body, size);
+}
+
+static uint32_t lower_cooperative(lowering *L, copy_plan *p, gac_block *pre, gac_block *exit) {
+  gac_module *m = L->m;
+  gac_builder b = gac_builder_at_end(m, &pre->insts);
+  const gac_async_copy *k = &p->k;
+  uint32_t id, size;
+  linear_local_id(L, &b, &id, &size);
+
+  /* Everything the unit must divide: both start addresses, every stride, the line. */
+  uint32_t so, dof;
+  line_offsets(L, &b, p, L->zero, 0, &so, &dof);
+  uint32_t bits[8];
+  unsigned n = 0;
+  bits[n++] = add(L, &b, gac_build_ops(&b, SpvOpConvertPtrToU, L->size_type, GAC_NEW_ID, GAC_ID(p->src))->result_id, so);
+  bits[n++] = add(L, &b, gac_build_ops(&b, SpvOpConvertPtrToU, L->size_type, GAC_NEW_ID, GAC_ID(p->dst))->result_id, dof);
+  bits[n++] = p->line_bytes;
+  bits[n++] = mul(L, &b, k->source_line_length, k->num_bytes_per_element);
+  bits[n++] = mul(L, &b, k->destination_line_length, k->num_bytes_per_element);
+  if (k->op == GAC_GROUP_ASYNC_COPY_3D3D) {
+    bits[n++] = mul(L, &b, k->source_plane_area, k->num_bytes_per_element);
+    bits[n++] = mul(L, &b, k->destination_plane_area, k->num_bytes_per_element);
+  }
+  uint32_t any = bits[0];
+  for (unsigned i = 1; i < n; i++)
+    any = op2(&b, SpvOpBitwiseOr, L->size_type, any, bits[i]);
+
+  /* pre -> (16?) loop16 : (8?) loop8 : (4?) loop4 : loop1, all to join. New
+   * blocks go just before join, so each comes after the blocks dominating it. */
+  gac_block *join = gac_block_create(m, pre->function, pre);
+  static const unsigned widths[] = {16, 8, 4, 1};
+  gac_block *test = pre;
+  for (unsigned i = 0; i < 4; i++) {
+    gac_block *loop_from = test;
+    if (widths[i] > 1) {
+      loop_from = gac_block_create(m, pre->function, join->prev);
+      gac_block *next_test = gac_block_create(m, pre->function, loop_from);
+      gac_builder t = gac_builder_at_end(m, &test->insts);
+      uint32_t mask = gac_constant_int(m, L->size_type, widths[i] - 1);
+      uint32_t low = op2(&t, SpvOpBitwiseAnd, L->size_type, any, mask);
+      uint32_t aligned = op2(&t, SpvOpIEqual, L->bool_type, low, L->zero);
+      gac_build_ops(&t, SpvOpBranchConditional, 0, 0, GAC_ID(aligned), GAC_ID(gac_block_label(loop_from)),
+                    GAC_ID(gac_block_label(next_test)));
+      test = next_test;
+    }
+    cooperative_loop(L, p, loop_from, join, widths[i], id, size);
+  }
+  /* join: a real event, chained on Event, then on to the rest of the block. */
+  gac_builder j = gac_builder_at_end(m, &join->insts);
+  uint32_t event = gac_build_ops(&j, SpvOpGroupAsyncCopy, L->event_type, GAC_NEW_ID, GAC_ID(L->scope_workgroup),
+                                 GAC_ID(p->dst), GAC_ID(p->src), GAC_ID(L->zero), GAC_ID(L->one),
+                                 GAC_ID(k->event))->result_id;
+  gac_build_ops(&j, SpvOpBranch, 0, 0, GAC_ID(gac_block_label(exit)));
+  return event;
+}
+
+/* After every OpGroupWaitEvents: a barrier over both memories, so that what
+ * other work-items copied is visible. */
+static void barrier_after_waits(lowering *L) {
+  uint32_t uint = gac_type_int(L->m, 32, 0);
+  uint32_t semantics = gac_constant_int(L->m, uint, SpvMemorySemanticsSequentiallyConsistentMask |
+                                                       SpvMemorySemanticsWorkgroupMemoryMask |
+                                                       SpvMemorySemanticsCrossWorkgroupMemoryMask);
+  gac_foreach_function(f, L->m) {
+    gac_foreach_block(blk, f) {
+      gac_foreach_inst(i, &blk->insts) {
+        if (i->opcode != SpvOpGroupWaitEvents)
+          continue;
+        gac_builder b = gac_builder_after(L->m, i);
+        gac_build_ops(&b, SpvOpControlBarrier, 0, 0, GAC_ID(L->scope_workgroup), GAC_ID(L->scope_workgroup),
+                      GAC_ID(semantics));
+      }
+    }
+  }
+}
+
+static bool parse_arg(const char *arg, strategy *s, gac_diag *diag) {
+  *s = STRATEGY_LINES;
+  if (!arg || strcmp(arg, "opencl") == 0)
+    return true;
+  if (strcmp(arg, "opencl,strategy=lines") == 0)
+    return true;
+  if (strcmp(arg, "opencl,strategy=cooperative") == 0) {
+    *s = STRATEGY_COOPERATIVE;
+    return true;
+  }
+  gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "lower.argument",
+               "--lower-async-copies=%s: expected opencl, opencl,strategy=lines or "
+               "opencl,strategy=cooperative",
+               arg);
+  return false;
+}
+
+bool gac_lower_async_copies(gac_module *m, const char *arg, gac_diag *diag) {
+  strategy strat;
+  if (!parse_arg(arg, &strat, diag))
+    return false;
+  size_t count = 0;
+  gac_foreach_async_copy(i, m) count++;
+  if (count == 0)
+    return false;
+
+  uint32_t addressing = gac_module_addressing_model(m);
+  uint32_t width = addressing == SpvAddressingModelPhysical32 ? 32 : 64;
+  gac_require_capability(m, SpvCapabilityInt8);
+  lowering L = {.m = m};
+  L.size_type = gac_type_int(m, width, 0);
+  L.bool_type = gac_type_bool(m);
+  L.uchar_type = gac_type_int(m, 8, 0);
+  L.event_type = gac_type_event(m);
+  L.zero = gac_constant_int(m, L.size_type, 0);
+  L.one = gac_constant_int(m, L.size_type, 1);
+  L.scope_workgroup = gac_constant_int(m, gac_type_int(m, 32, 0), SpvScopeWorkgroup);
+
+  gac_inst **copies = malloc(count * sizeof(gac_inst *));
+  size_t n = 0;
+  gac_foreach_async_copy(i, m) copies[n++] = i;
+  bool ok = true;
+  for (size_t c = 0; c < n; c++) {
+    gac_inst *inst = copies[c];
+    copy_plan p = {0};
+    if (!gac_async_copy_decode(m, inst, &p.k) || !gac_inst_block(inst)) {
+      gac_diag_add(diag, GAC_ERROR, inst->offset, inst->result_id, "lower.invalid",
+                   "cannot lower a copy that breaks the set's rules (run --validate)");
+      ok = false;
+      continue;
+    }
+    if (p.k.op == GAC_GROUP_ASYNC_COPY_2D2D)
+      p.k.num_planes = L.one;
+    gac_block *pre = gac_inst_block(inst);
+    gac_block *exit = gac_block_split_after(m, inst);
+    gac_builder b = gac_builder_before(m, inst);
+    p.src = as_bytes(&L, &b, p.k.source, &p.src_ptr_type);
+    p.dst = as_bytes(&L, &b, p.k.destination, &p.dst_ptr_type);
+    p.line_bytes = mul(&L, &b, p.k.num_elements_per_line, p.k.num_bytes_per_element);
+    p.total_lines = mul(&L, &b, p.k.num_planes, p.k.num_lines);
+    uint32_t result = inst->result_id;
+    gac_inst_remove(m, inst);
+    uint32_t event = strat == STRATEGY_LINES ? lower_lines(&L, &p, pre, exit) : lower_cooperative(&L, &p, pre, exit);
+    gac_replace_all_uses(m, result, event);
+  }
+  free(copies);
+  if (ok && strat == STRATEGY_COOPERATIVE)
+    barrier_after_waits(&L);
+  const gac_pass_info *cleanup = gac_pass_find("remove-unused-imports");
+  cleanup->run(m, NULL, diag);
+  return ok;
+}

@@ -1,0 +1,10 @@
+/* The lowering passes (registered in spirv/pass.c). */
+#ifndef GAC_LOWERING_H
+#define GAC_LOWERING_H
+
+#include "gac/module.h"
+
+bool gac_raise_async_copies(gac_module *m, const char *arg, gac_diag *diag);
+bool gac_lower_async_copies(gac_module *m, const char *arg, gac_diag *diag);
+
+#endif
