@@ -156,20 +156,20 @@ static uint32_t lower_lines(lowering *L, copy_plan *p, gac_block *pre, gac_block
 
 /* ---- cooperative ---- */
 
-static uint32_t local_component(lowering *L, gac_builder *b, uint32_t builtin, unsigned i) {
+/* The three components of a vector builtin input (LocalInvocationId, WorkgroupSize). */
+static void builtin_components(lowering *L, gac_builder *b, uint32_t builtin, uint32_t out[3]) {
   uint32_t v3 = gac_type_vector(L->m, L->size_type, 3);
   uint32_t var = gac_require_builtin_input(L->m, builtin, v3);
   uint32_t value = gac_build_ops(b, SpvOpLoad, v3, GAC_NEW_ID, GAC_ID(var))->result_id;
-  return gac_build_ops(b, SpvOpCompositeExtract, L->size_type, GAC_NEW_ID, GAC_ID(value), GAC_LIT(i))->result_id;
+  for (unsigned i = 0; i < 3; i++)
+    out[i] = gac_build_ops(b, SpvOpCompositeExtract, L->size_type, GAC_NEW_ID, GAC_ID(value), GAC_LIT(i))->result_id;
 }
 
 /* The work-item's linear index in the group, and the group's size. */
 static void linear_local_id(lowering *L, gac_builder *b, uint32_t *id, uint32_t *size) {
   uint32_t l[3], s[3];
-  for (unsigned i = 0; i < 3; i++) {
-    l[i] = local_component(L, b, SpvBuiltInLocalInvocationId, i);
-    s[i] = local_component(L, b, SpvBuiltInWorkgroupSize, i);
-  }
+  builtin_components(L, b, SpvBuiltInLocalInvocationId, l);
+  builtin_components(L, b, SpvBuiltInWorkgroupSize, s);
   uint32_t sxy = mul(L, b, s[0], s[1]);
   *id = add(L, b, l[0], add(L, b, mul(L, b, l[1], s[0]), mul(L, b, l[2], sxy)));
   *size = mul(L, b, sxy, s[2]);

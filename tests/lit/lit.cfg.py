@@ -6,7 +6,7 @@ import lit.formats
 
 config.name = "gac"
 config.test_format = lit.formats.ShTest(execute_external=False)
-config.suffixes = [".spvasm", ".test"]
+config.suffixes = [".spvasm", ".test", ".cl"]
 config.excludes = ["Inputs"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.environ.get("GAC_LIT_EXEC_ROOT", os.path.join(config.test_source_root, "Output"))
@@ -18,4 +18,5 @@ for var in ("ASAN_OPTIONS", "UBSAN_OPTIONS"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
+config.substitutions.append(("%gac-include", os.path.join(config.test_source_root, "..", "..", "include")))
 config.substitutions.append(("%expect-exit", os.path.join(config.test_source_root, "expect-exit")))
