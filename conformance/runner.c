@@ -406,7 +406,7 @@ int main(int argc, char **argv) {
   char device[256] = "";
   clGetDeviceInfo(o.device, CL_DEVICE_NAME, sizeof device, device, NULL);
   printf("device: %s; lowering strategy: %s\n", device, o.strategy);
-  printf("%-14s %-58s %-4s %11s\n", "kernel", "parameters", "", "time");
+  printf("%-14s %-58s %-4s %11s\n", "kernel", "parameters", "", "time*");
 
   /* 2D and 3D, both directions (in, then back out), every element size the
    * issue names, odd shapes, offsets, lengths above the minimum, local sizes
@@ -457,6 +457,7 @@ int main(int argc, char **argv) {
   ok = run_double_buffer(&o, 32, 64, 3, 2, 256, &ms, why, sizeof why);
   row("double_buffer", "3 tiles of 32x64 floats per group, prefetch next, g=2 l=256", ok, ms, why);
 
+  printf("* enqueue to finish, including PoCL's compilation on a kernel's first launch with a local size\n");
   printf("%u passed, %u failed\n", passed, failed);
   clReleaseCommandQueue(o.queue);
   clReleaseContext(o.context);
