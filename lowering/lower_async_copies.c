@@ -12,6 +12,9 @@
  *              (a real event, equal to Event when that is not null), and every
  *              OpGroupWaitEvents is followed by a work-group barrier, which is
  *              what makes the other work-items' stores visible.
+ * serial       a baseline for benchmarks, not for use: work-item 0 copies
+ *              byte by byte, as Codeplay's kit lowers these builtins; events
+ *              and waits as for cooperative.
  *
  * Both keep the spec's semantics: the whole work-group performs the copy,
  * operands may be runtime values, a copy may sit in any block, and copies may
@@ -26,7 +29,7 @@
 #include "gac/pass.h"
 #include "lowering.h"
 
-typedef enum strategy { STRATEGY_LINES, STRATEGY_COOPERATIVE } strategy;
+typedef enum strategy { STRATEGY_LINES, STRATEGY_COOPERATIVE, STRATEGY_SERIAL } strategy;
 
 typedef struct lowering {
   gac_module *m;
@@ -185,15 +188,24 @@ static uint32_t unit_type(lowering *L, unsigned width) {
   }
 }
 
-/* The loop moving `width`-byte units, from `from` to `join`. */
+/* The loop moving `width`-byte units, from `from` to `join`: work-item `id`
+ * of `size` takes units id, id + size, ... When serial, work-item 0 takes
+ * them all and the others none. */
 static void cooperative_loop(lowering *L, copy_plan *p, gac_block *from, gac_block *join, unsigned width,
-                             uint32_t id, uint32_t size) {
+                             uint32_t id, uint32_t size, bool serial) {
   gac_module *m = L->m;
   gac_builder f = gac_builder_at_end(m, &from->insts);
   uint32_t w = gac_constant_int(m, L->size_type, width);
   uint32_t units_per_line = op2(&f, SpvOpUDiv, L->size_type, p->line_bytes, w);
   uint32_t total = mul(L, &f, p->total_lines, units_per_line);
-  loop lp = loop_open(L, from, join, id, total, 0, 0);
+  uint32_t first = id, step = size;
+  if (serial) {
+    uint32_t leader = op2(&f, SpvOpIEqual, L->bool_type, id, L->zero);
+    first = gac_build_ops(&f, SpvOpSelect, L->size_type, GAC_NEW_ID, GAC_ID(leader), GAC_ID(L->zero),
+                          GAC_ID(total))->result_id;
+    step = L->one;
+  }
+  loop lp = loop_open(L, from, join, first, total, 0, 0);
   gac_builder b = gac_builder_at_end(m, &lp.body->insts);
   uint32_t line = op2(&b, SpvOpUDiv, L->size_type, lp.counter, units_per_line);
   uint32_t unit = op2(&b, SpvOpUMod, L->size_type, lp.counter, units_per_line);
@@ -208,10 +220,10 @@ static void cooperative_loop(lowering *L, copy_plan *p, gac_block *from, gac_blo
   uint32_t v = gac_build_ops(&b, SpvOpLoad, t, GAC_NEW_ID, GAC_ID(sp), GAC_LIT(SpvMemoryAccessAlignedMask),
                              GAC_LIT(width))->result_id;
   gac_build_ops(&b, SpvOpStore, 0, 0, GAC_ID(dp), GAC_ID(v), GAC_LIT(SpvMemoryAccessAlignedMask), GAC_LIT(width));
-  loop_close(L, &lp, lp.body, size);
+  loop_close(L, &lp, lp.body, step);
 }
 
-static uint32_t lower_cooperative(lowering *L, copy_plan *p, gac_block *pre, gac_block *exit) {
+static uint32_t lower_cooperative(lowering *L, copy_plan *p, gac_block *pre, gac_block *exit, bool serial) {
   gac_module *m = L->m;
   gac_builder b = gac_builder_at_end(m, &pre->insts);
   const gac_async_copy *k = &p->k;
@@ -241,7 +253,7 @@ static uint32_t lower_cooperative(lowering *L, copy_plan *p, gac_block *pre, gac
   gac_block *join = gac_block_create(m, pre->function, pre);
   static const unsigned widths[] = {16, 8, 4, 1};
   gac_block *test = pre;
-  for (unsigned i = 0; i < 4; i++) {
+  for (unsigned i = serial ? 3 : 0; i < 4; i++) {
     gac_block *loop_from = test;
     if (widths[i] > 1) {
       loop_from = gac_block_create(m, pre->function, join->prev);
@@ -254,7 +266,7 @@ static uint32_t lower_cooperative(lowering *L, copy_plan *p, gac_block *pre, gac
                     GAC_ID(gac_block_label(next_test)));
       test = next_test;
     }
-    cooperative_loop(L, p, loop_from, join, widths[i], id, size);
+    cooperative_loop(L, p, loop_from, join, widths[i], id, size, serial);
   }
   /* join: a real event, chained on Event, then on to the rest of the block. */
   gac_builder j = gac_builder_at_end(m, &join->insts);
@@ -295,9 +307,13 @@ static bool parse_arg(const char *arg, strategy *s, gac_diag *diag) {
     *s = STRATEGY_COOPERATIVE;
     return true;
   }
+  if (strcmp(arg, "opencl,strategy=serial") == 0) {
+    *s = STRATEGY_SERIAL;
+    return true;
+  }
   gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "lower.argument",
-               "--lower-async-copies=%s: expected opencl, opencl,strategy=lines or "
-               "opencl,strategy=cooperative",
+               "--lower-async-copies=%s: expected opencl or opencl,strategy=S with S one of "
+               "lines, cooperative, serial",
                arg);
   return false;
 }
@@ -347,11 +363,12 @@ bool gac_lower_async_copies(gac_module *m, const char *arg, gac_diag *diag) {
     p.total_lines = mul(&L, &b, p.k.num_planes, p.k.num_lines);
     uint32_t result = inst->result_id;
     gac_inst_remove(m, inst);
-    uint32_t event = strat == STRATEGY_LINES ? lower_lines(&L, &p, pre, exit) : lower_cooperative(&L, &p, pre, exit);
+    uint32_t event = strat == STRATEGY_LINES ? lower_lines(&L, &p, pre, exit)
+                                             : lower_cooperative(&L, &p, pre, exit, strat == STRATEGY_SERIAL);
     gac_replace_all_uses(m, result, event);
   }
   free(copies);
-  if (ok && strat == STRATEGY_COOPERATIVE)
+  if (ok && strat != STRATEGY_LINES)
     barrier_after_waits(&L);
   const gac_pass_info *cleanup = gac_pass_find("remove-unused-imports");
   cleanup->run(m, NULL, diag);

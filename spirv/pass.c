@@ -16,7 +16,7 @@ static const gac_pass_info passes[] = {
      "include/gac/cl/extended_async_copies.h) into GroupAsyncCopy2D2D/3D3D",
      gac_raise_async_copies},
     {"lower-async-copies",
-     "=opencl[,strategy=lines|cooperative]: lower GroupAsyncCopy2D2D/3D3D to core SPIR-V for OpenCL",
+     "=opencl[,strategy=lines|cooperative|serial]: lower GroupAsyncCopy2D2D/3D3D to core SPIR-V for OpenCL",
      gac_lower_async_copies},
     {NULL, NULL, NULL},
 };
