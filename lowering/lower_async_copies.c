@@ -297,12 +297,17 @@ static void barrier_after_waits(lowering *L) {
   }
 }
 
+/* The default is cooperative: it was faster than lines on PoCL over most
+ * shapes of bench/pocl (docs/LOWERING.md), and it is the one that spreads
+ * the work on a device whose work-items run in parallel. */
 static bool parse_arg(const char *arg, strategy *s, gac_diag *diag) {
-  *s = STRATEGY_LINES;
+  *s = STRATEGY_COOPERATIVE;
   if (!arg || strcmp(arg, "opencl") == 0)
     return true;
-  if (strcmp(arg, "opencl,strategy=lines") == 0)
+  if (strcmp(arg, "opencl,strategy=lines") == 0) {
+    *s = STRATEGY_LINES;
     return true;
+  }
   if (strcmp(arg, "opencl,strategy=cooperative") == 0) {
     *s = STRATEGY_COOPERATIVE;
     return true;
