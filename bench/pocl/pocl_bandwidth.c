@@ -72,8 +72,7 @@ static cl_kernel load(const char *dir, const char *strategy, const char *name) {
   return k;
 }
 
-/* Median seconds of one kernel launch (after a warm-up launch). */
-static double time_kernel(cl_kernel k, const shape *s, cl_mem src, cl_mem dst, int repeats) {
+static void set_args(cl_kernel k, const shape *s, cl_mem src, cl_mem dst) {
   cl_ulong a[18];
   unsigned n = 0;
   size_t tile = s->per_line * s->lines * s->planes;
@@ -94,34 +93,23 @@ static double time_kernel(cl_kernel k, const shape *s, cl_mem src, cl_mem dst, i
   CHECK_CL(clSetKernelArg(k, 2, tile * s->bpe, NULL));
   for (unsigned i = 0; i < n; i++)
     CHECK_CL(clSetKernelArg(k, 3 + i, sizeof(cl_ulong), &a[i]));
-  size_t global = s->groups * s->local;
-  double t[64];
-  for (int r = 0; r <= repeats; r++) {
-    double start = now_s();
-    CHECK_CL(clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &s->local, 0, NULL, NULL));
-    CHECK_CL(clFinish(queue));
-    if (r > 0)
-      t[r - 1] = now_s() - start;
-  }
-  qsort(t, (size_t)repeats, sizeof(double), cmp_double);
-  return t[repeats / 2];
 }
 
-static double time_rect(const shape *s, cl_mem src, cl_mem dst, int repeats) {
-  size_t origin[3] = {0, 0, 0};
-  size_t region[3] = {s->per_line * s->bpe, s->dims == 2 ? s->lines * s->groups : s->lines,
-                      s->dims == 2 ? 1 : s->planes * s->groups};
-  size_t row = s->pitch * s->bpe, slice = s->dims == 2 ? 0 : s->plane_pitch * s->bpe;
-  double t[64];
-  for (int r = 0; r <= repeats; r++) {
-    double start = now_s();
+/* Seconds of one launch of variant v: 0 is the rect copy, 1.. the kernels. */
+static double launch(int v, cl_kernel *kernels, const shape *s, cl_mem src, cl_mem dst) {
+  double start = now_s();
+  if (v == 0) {
+    size_t origin[3] = {0, 0, 0};
+    size_t region[3] = {s->per_line * s->bpe, s->dims == 2 ? s->lines * s->groups : s->lines,
+                        s->dims == 2 ? 1 : s->planes * s->groups};
+    size_t row = s->pitch * s->bpe, slice = s->dims == 2 ? 0 : s->plane_pitch * s->bpe;
     CHECK_CL(clEnqueueCopyBufferRect(queue, src, dst, origin, origin, region, row, slice, row, slice, 0, NULL, NULL));
-    CHECK_CL(clFinish(queue));
-    if (r > 0)
-      t[r - 1] = now_s() - start;
+  } else {
+    size_t global = s->groups * s->local;
+    CHECK_CL(clEnqueueNDRangeKernel(queue, kernels[v - 1], 1, NULL, &global, &s->local, 0, NULL, NULL));
   }
-  qsort(t, (size_t)repeats, sizeof(double), cmp_double);
-  return t[repeats / 2];
+  CHECK_CL(clFinish(queue));
+  return now_s() - start;
 }
 
 int main(int argc, char **argv) {
@@ -150,7 +138,7 @@ int main(int argc, char **argv) {
       {"3D 64x16x8 floats, pitch 256, plane 8192", 3, 4, 64, 16, 8, 256, 8192, 128, 64},
   };
   static const char *strategies[] = {"lines", "cooperative", "serial"};
-  printf("device: %s; median of %d launches after one warm-up; GB/s = bytes copied / s\n", name, repeats);
+  printf("device: %s; median of %d rounds after a warm-up, variants interleaved; GB/s = bytes copied / s\n", name, repeats);
   printf("%-42s %11s %11s %11s %11s   %s\n", "shape", "rect GB/s", "lines", "cooperative", "serial",
          "ratios to rect (lines, cooperative, serial), cooperative/serial");
   for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
@@ -164,12 +152,29 @@ int main(int argc, char **argv) {
     unsigned char zero = 0;
     CHECK_CL(clEnqueueFillBuffer(queue, src, &zero, 1, 0, bytes, 0, NULL, NULL));
     double copied = (double)tile_bytes * s->groups; /* one copy of every tile */
-    double rect = copied / time_rect(s, src, dst, repeats) / 1e9;
-    double gbs[3];
+    cl_kernel kernels[3];
     for (int k = 0; k < 3; k++) {
-      cl_kernel kern = load(argv[1], strategies[k], s->dims == 2 ? "copy2d" : "copy3d");
-      gbs[k] = 2 * copied / time_kernel(kern, s, src, dst, repeats) / 1e9;
-      clReleaseKernel(kern);
+      kernels[k] = load(argv[1], strategies[k], s->dims == 2 ? "copy2d" : "copy3d");
+      set_args(kernels[k], s, src, dst);
+    }
+    /* Rounds of one launch of each variant, so that load from elsewhere on
+     * the machine falls on all of them alike; the first round warms up. */
+    double t[4][64];
+    for (int r = 0; r <= repeats; r++)
+      for (int v = 0; v < 4; v++) {
+        double secs = launch(v, kernels, s, src, dst);
+        if (r > 0)
+          t[v][r - 1] = secs;
+      }
+    double median[4];
+    for (int v = 0; v < 4; v++) {
+      qsort(t[v], (size_t)repeats, sizeof(double), cmp_double);
+      median[v] = t[v][repeats / 2];
+    }
+    double rect = copied / median[0] / 1e9, gbs[3];
+    for (int k = 0; k < 3; k++) {
+      gbs[k] = 2 * copied / median[k + 1] / 1e9;
+      clReleaseKernel(kernels[k]);
     }
     printf("%-42s %11.2f %11.2f %11.2f %11.2f   %.2fx %.2fx %.3fx  %.1fx\n", s->name, rect, gbs[0], gbs[1], gbs[2],
            gbs[0] / rect, gbs[1] / rect, gbs[2] / rect, gbs[1] / gbs[2]);

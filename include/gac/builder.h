@@ -68,4 +68,18 @@ static inline uint32_t gac_block_label(const gac_block *b) {
 }
 gac_inst *gac_block_terminator(const gac_block *b);
 
+/* Moves everything after `inst` into a new block placed right after inst's
+ * block, and points the OpPhi instructions of the successors at the new
+ * block. inst's block is left without a terminator, for the caller to end. */
+gac_block *gac_block_split_after(gac_module *m, gac_inst *inst);
+
+/* Removes a function with all its instructions, and the names and
+ * decorations of its result and parameters. */
+void gac_function_remove(gac_module *m, gac_function *f);
+
+/* OpVariable in the global section decorated BuiltIn `builtin`, created
+ * (Input, of type `type`, with BuiltIn and Constant decorations, and listed
+ * in every entry point's interface) if the module has none. */
+uint32_t gac_require_builtin_input(gac_module *m, uint32_t builtin, uint32_t type);
+
 #endif
