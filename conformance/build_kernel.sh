@@ -9,7 +9,15 @@ shift 5
 base=${out%.bc}
 clang-15 -cc1 -triple spir64-unknown-unknown -cl-std=CL1.2 -emit-llvm-bc -finclude-default-header \
   -include "$include/gac/cl/extended_async_copies.h" -no-opaque-pointers -O2 "$@" "$cl" -o "$base.clang.bc"
-llvm-spirv-15 --spirv-max-version=1.0 "$base.clang.bc" -o "$base.spv"
+if ! llvm-spirv-15 --spirv-max-version=1.0 "$base.clang.bc" -o "$base.spv" 2> "$base.llvm-spirv.log"; then
+  cat "$base.llvm-spirv.log" >&2
+  # clang-15 -O2 can turn an index computed with / and % of one value into an
+  # LLVM freeze, which llvm-spirv-15 cannot translate.
+  if grep -qi freeze "$base.llvm-spirv.log"; then
+    echo "$cl: llvm-spirv-15 cannot translate LLVM 'freeze' (made by clang-15 -O2 from / and % of one value); compute the index differently or build with -O0" >&2
+  fi
+  exit 1
+fi
 "$gac_opt" --raise-async-copies --validate "$base.spv" -o "$base.raised.spv"
 "$gac_opt" --lower-async-copies=opencl,strategy="$strategy" --validate --target-env=opencl1.2 \
   "$base.raised.spv" -o "$base.lowered.spv"
