@@ -292,6 +292,20 @@ static float *small_ints(size_t n, unsigned seed) {
   return f;
 }
 
+/* Runs a kernel whose result is n floats in `out`, compares them with
+ * `want`, and frees the three arrays and the kernel. */
+static bool run_float_kernel(const ocl *o, cl_kernel k, arg *args, unsigned nargs, unsigned dims,
+                             const size_t *global, const size_t *local, float *in, float *out, float *want,
+                             size_t n, double *ms, char *why, size_t why_len) {
+  *ms = run_kernel(o, k, args, nargs, dims, global, local, why, why_len);
+  bool ok = *ms >= 0 && check_floats(out, want, n, why, why_len);
+  free(in);
+  free(out);
+  free(want);
+  clReleaseKernel(k);
+  return ok;
+}
+
 static bool run_stencil(const ocl *o, size_t n, double *ms, char *why, size_t why_len) {
   cl_kernel k = load_kernel(o, "compute", "stencil", why, why_len);
   if (!k)
@@ -305,13 +319,7 @@ static bool run_stencil(const ocl *o, size_t n, double *ms, char *why, size_t wh
   arg args[] = {BUF(in, pitch * pitch * sizeof(float)), BUF(out, n * n * sizeof(float)), U64(n),
                 LOCAL((T + 2) * (T + 2) * sizeof(float))};
   size_t global[2] = {n, n}, local[2] = {T, T};
-  *ms = run_kernel(o, k, args, 4, 2, global, local, why, why_len);
-  bool ok = *ms >= 0 && check_floats(out, want, n * n, why, why_len);
-  free(in);
-  free(out);
-  free(want);
-  clReleaseKernel(k);
-  return ok;
+  return run_float_kernel(o, k, args, 4, 2, global, local, in, out, want, n * n, ms, why, why_len);
 }
 
 static bool run_transpose(const ocl *o, size_t n, double *ms, char *why, size_t why_len) {
@@ -325,13 +333,7 @@ static bool run_transpose(const ocl *o, size_t n, double *ms, char *why, size_t 
   arg args[] = {BUF(in, n * n * sizeof(float)), BUF(out, n * n * sizeof(float)), U64(n),
                 LOCAL(T * T * sizeof(float)), LOCAL(T * T * sizeof(float))};
   size_t global[2] = {n, n}, local[2] = {T, T};
-  *ms = run_kernel(o, k, args, 5, 2, global, local, why, why_len);
-  bool ok = *ms >= 0 && check_floats(out, want, n * n, why, why_len);
-  free(in);
-  free(out);
-  free(want);
-  clReleaseKernel(k);
-  return ok;
+  return run_float_kernel(o, k, args, 5, 2, global, local, in, out, want, n * n, ms, why, why_len);
 }
 
 static bool run_double_buffer(const ocl *o, size_t rows, size_t cols, size_t count, size_t groups, size_t local,
@@ -352,13 +354,7 @@ static bool run_double_buffer(const ocl *o, size_t rows, size_t cols, size_t cou
   arg args[] = {BUF(in, in_n * sizeof(float)), BUF(out, out_n * sizeof(float)), U64(rows), U64(cols),
                 U64(pitch), U64(count), LOCAL(2 * rows * cols * sizeof(float))};
   size_t global = groups * local;
-  *ms = run_kernel(o, k, args, 7, 1, &global, &local, why, why_len);
-  bool ok = *ms >= 0 && check_floats(out, want, out_n, why, why_len);
-  free(in);
-  free(out);
-  free(want);
-  clReleaseKernel(k);
-  return ok;
+  return run_float_kernel(o, k, args, 7, 1, &global, &local, in, out, want, out_n, ms, why, why_len);
 }
 
 /* ---- the table ---- */

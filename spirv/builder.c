@@ -183,18 +183,10 @@ uint32_t gac_require_ext_inst_import(gac_module *m, const char *name) {
 
 gac_function *gac_function_create(gac_module *m, uint32_t return_type, uint32_t control,
                                   uint32_t function_type) {
-  gac_function *f = gac_arena_alloc(m->arena, sizeof(*f));
-  f->params = (gac_inst_list){.kind = GAC_LIST_PARAMS, .owner = f};
-  f->def = gac_inst_create(m, SpvOpFunction, return_type, GAC_NEW_ID,
-                           (gac_op[]){GAC_LIT(control), GAC_ID(function_type)}, 2);
+  gac_function *f = gac_function_append(
+      m, gac_inst_create(m, SpvOpFunction, return_type, GAC_NEW_ID,
+                         (gac_op[]){GAC_LIT(control), GAC_ID(function_type)}, 2));
   f->end = gac_inst_create(m, SpvOpFunctionEnd, 0, 0, NULL, 0);
-  gac_inst_link(m, f->def);
-  f->prev = m->last_function;
-  if (f->prev)
-    f->prev->next = f;
-  else
-    m->first_function = f;
-  m->last_function = f;
   return f;
 }
 

@@ -26,6 +26,11 @@ bool gac_module_write_native(const gac_module *m, uint32_t **words, size_t *num_
 /* "OpTypeInt" for SpvOpTypeInt (SPIRV-Tools' names lack the prefix). */
 const char *gac_opcode_name(uint16_t opcode);
 
+/* Appends a function for the OpFunction `def`, with no parameters or blocks. */
+gac_function *gac_function_append(gac_module *m, gac_inst *def);
+/* Appends a block to f, headed by the OpLabel `label`. */
+gac_block *gac_block_append(gac_module *m, gac_function *f, gac_inst *label);
+
 /* Which section a module-scope opcode belongs to. */
 gac_section gac_section_of_opcode(uint16_t opcode);
 bool gac_opcode_is_terminator(uint16_t opcode);

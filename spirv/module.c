@@ -312,3 +312,31 @@ const char *gac_opcode_name(uint16_t opcode) {
   snprintf(buf, sizeof names[0], "Op%s", spvOpcodeString(opcode));
   return buf;
 }
+
+gac_function *gac_function_append(gac_module *m, gac_inst *def) {
+  gac_function *f = gac_arena_alloc(m->arena, sizeof(*f));
+  f->def = def;
+  f->params = (gac_inst_list){.kind = GAC_LIST_PARAMS, .owner = f};
+  gac_inst_link(m, def);
+  f->prev = m->last_function;
+  if (f->prev)
+    f->prev->next = f;
+  else
+    m->first_function = f;
+  m->last_function = f;
+  return f;
+}
+
+gac_block *gac_block_append(gac_module *m, gac_function *f, gac_inst *label) {
+  gac_block *b = gac_arena_alloc(m->arena, sizeof(*b));
+  b->function = f;
+  b->insts = (gac_inst_list){.kind = GAC_LIST_BLOCK, .owner = b};
+  b->prev = f->last_block;
+  if (b->prev)
+    b->prev->next = b;
+  else
+    f->first_block = b;
+  f->last_block = b;
+  gac_list_append(m, &b->insts, label);
+  return b;
+}

@@ -142,16 +142,7 @@ static spv_result_t place(reader *r, gac_inst *inst) {
   case SCOPE_MODULE:
   case SCOPE_AFTER_FUNCTION:
     if (op == SpvOpFunction) {
-      gac_function *f = gac_arena_alloc(m->arena, sizeof(*f));
-      f->def = inst;
-      f->params = (gac_inst_list){.kind = GAC_LIST_PARAMS, .owner = f};
-      f->prev = m->last_function;
-      if (f->prev)
-        f->prev->next = f;
-      else
-        m->first_function = f;
-      m->last_function = f;
-      gac_inst_link(m, inst);
+      gac_function *f = gac_function_append(m, inst);
       r->function = f;
       r->scope = SCOPE_PARAMS;
       return SPV_SUCCESS;
@@ -177,16 +168,7 @@ static spv_result_t place(reader *r, gac_inst *inst) {
   case SCOPE_PARAMS:
   case SCOPE_BETWEEN:
     if (op == SpvOpLabel) {
-      gac_block *b = gac_arena_alloc(m->arena, sizeof(*b));
-      b->function = r->function;
-      b->insts = (gac_inst_list){.kind = GAC_LIST_BLOCK, .owner = b};
-      b->prev = r->function->last_block;
-      if (b->prev)
-        b->prev->next = b;
-      else
-        r->function->first_block = b;
-      r->function->last_block = b;
-      gac_list_append(m, &b->insts, inst);
+      gac_block *b = gac_block_append(m, r->function, inst);
       r->block = b;
       r->scope = SCOPE_BLOCK;
       return SPV_SUCCESS;
