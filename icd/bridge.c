@@ -1,0 +1,214 @@
+/* From SPIR-V to what PoCL 3.1 can build: validate (the set's rules and the
+ * core rules), raise builtin calls, lower the copies, then llvm-spirv-15 -r to
+ * SPIR 1.2 bitcode (a subprocess: llvm-spirv-15 has no C interface). Results
+ * are cached by content: <cache>/<hash>.spv holds the input (compared in full
+ * on a hit, so a hash collision cannot return the wrong program) and
+ * <hash>.bc the bitcode. The cache is $GAC_LAYER_CACHE_DIR, else
+ * $XDG_CACHE_HOME/gac, else ~/.cache/gac; GAC_LAYER_CACHE_DIR=off disables it. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "gac/pass.h"
+#include "gac/validate.h"
+#include "layer.h"
+
+extern char **environ;
+
+static char *read_file(const char *path, size_t *size) {
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return NULL;
+  char *data = NULL;
+  if (fseek(f, 0, SEEK_END) == 0) {
+    long n = ftell(f);
+    if (n >= 0 && fseek(f, 0, SEEK_SET) == 0 && (data = malloc((size_t)n + 1)) &&
+        fread(data, 1, (size_t)n, f) != (size_t)n) {
+      free(data);
+      data = NULL;
+    }
+    *size = (size_t)n;
+  }
+  fclose(f);
+  return data;
+}
+
+static bool write_file(const char *path, const void *data, size_t size) {
+  FILE *f = fopen(path, "wb");
+  if (!f)
+    return false;
+  bool ok = fwrite(data, 1, size, f) == size;
+  return fclose(f) == 0 && ok;
+}
+
+/* ---- cache ---- */
+
+static bool cache_dir(char *out, size_t len) {
+  const char *dir = getenv("GAC_LAYER_CACHE_DIR");
+  if (dir && strcmp(dir, "off") == 0)
+    return false;
+  if (dir && *dir)
+    snprintf(out, len, "%s", dir);
+  else if (getenv("XDG_CACHE_HOME") && *getenv("XDG_CACHE_HOME"))
+    snprintf(out, len, "%s/gac", getenv("XDG_CACHE_HOME"));
+  else if (getenv("HOME"))
+    snprintf(out, len, "%s/.cache/gac", getenv("HOME"));
+  else
+    return false;
+  mkdir(out, 0755); /* its parent must exist; an error shows up at first write */
+  return true;
+}
+
+static uint64_t fnv1a(const void *data, size_t size, uint64_t h) {
+  const unsigned char *p = data;
+  for (size_t i = 0; i < size; i++)
+    h = (h ^ p[i]) * 0x100000001b3ull;
+  return h;
+}
+
+/* The cache path prefix for this input and lowering: "<dir>/<hash>". */
+static bool cache_key(const void *il, size_t size, const char *strategy, char *out, size_t len) {
+  char dir[900];
+  if (!cache_dir(dir, sizeof dir))
+    return false;
+  uint64_t h = fnv1a(GAC_LAYER_VERSION, strlen(GAC_LAYER_VERSION), 0xcbf29ce484222325ull);
+  h = fnv1a(strategy, strlen(strategy), h);
+  h = fnv1a(il, size, h);
+  snprintf(out, len, "%s/%016llx-%zu", dir, (unsigned long long)h, size);
+  return true;
+}
+
+static bool cache_lookup(const char *key, const void *il, size_t size, unsigned char **bc, size_t *bc_size) {
+  char path[1100];
+  size_t stored_size;
+  snprintf(path, sizeof path, "%s.spv", key);
+  char *stored = read_file(path, &stored_size);
+  bool same = stored && stored_size == size && memcmp(stored, il, size) == 0;
+  free(stored);
+  if (!same)
+    return false;
+  snprintf(path, sizeof path, "%s.bc", key);
+  *bc = (unsigned char *)read_file(path, bc_size);
+  return *bc != NULL;
+}
+
+static void cache_store(const char *key, const void *il, size_t size, const void *bc, size_t bc_size) {
+  char path[1100], tmp[1200];
+  /* Bitcode first, then the input that makes the entry count: a reader never
+   * sees an entry whose bitcode is missing or partial. */
+  snprintf(path, sizeof path, "%s.bc", key);
+  snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
+  if (!write_file(tmp, bc, bc_size) || rename(tmp, path) != 0) {
+    unlink(tmp);
+    return;
+  }
+  snprintf(path, sizeof path, "%s.spv", key);
+  snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
+  if (!write_file(tmp, il, size) || rename(tmp, path) != 0)
+    unlink(tmp);
+}
+
+/* ---- the steps ---- */
+
+static char *diag_text(const gac_diag *d, const char *intro) {
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  if (!f)
+    return strdup(intro);
+  fprintf(f, "%s\n", intro);
+  gac_diag_print(d, f, "program IL");
+  fclose(f);
+  return text;
+}
+
+static bool run_pass(gac_module *m, const char *name, const char *arg, gac_diag *d) {
+  gac_pass_find(name)->run(m, arg, d);
+  return !gac_diag_has_errors(d);
+}
+
+/* llvm-spirv-15 -r in a scratch folder. */
+static bool to_bitcode(const uint32_t *words, size_t n, unsigned char **bc, size_t *bc_size, char **log) {
+  char dir[] = "/tmp/gac-layer-XXXXXX";
+  if (!mkdtemp(dir)) {
+    *log = strdup("gac layer: cannot create a scratch folder in /tmp");
+    return false;
+  }
+  char in[64], out[64], err_path[64];
+  snprintf(in, sizeof in, "%s/in.spv", dir);
+  snprintf(out, sizeof out, "%s/out.bc", dir);
+  snprintf(err_path, sizeof err_path, "%s/stderr", dir);
+  bool ok = write_file(in, words, n * sizeof(uint32_t));
+  const char *tool = getenv("GAC_LLVM_SPIRV") ? getenv("GAC_LLVM_SPIRV") : "llvm-spirv-15";
+  char *argv[] = {(char *)tool, "-r", "--spirv-target-env=CL1.2", in, "-o", out, NULL};
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  posix_spawn_file_actions_adddup2(&actions, 1, 2);
+  pid_t pid;
+  int status = -1;
+  if (ok && posix_spawnp(&pid, tool, &actions, NULL, argv, environ) == 0)
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+      ;
+  posix_spawn_file_actions_destroy(&actions);
+  ok = ok && WIFEXITED(status) && WEXITSTATUS(status) == 0 && (*bc = (unsigned char *)read_file(out, bc_size));
+  if (!ok) {
+    size_t len = 0;
+    char *err = read_file(err_path, &len);
+    if (err)
+      err[len] = '\0';
+    if (asprintf(log, "gac layer: %s -r failed (status %d):\n%s", tool, status, err ? err : "") < 0)
+      *log = NULL;
+    free(err);
+  }
+  unlink(in);
+  unlink(out);
+  unlink(err_path);
+  rmdir(dir);
+  return ok;
+}
+
+bool gac_bridge_il(const void *il, size_t size, unsigned char **bc, size_t *bc_size, char **log) {
+  const char *strategy = getenv("GAC_LAYER_STRATEGY") ? getenv("GAC_LAYER_STRATEGY") : "cooperative";
+  char lower_arg[64], key[1024];
+  snprintf(lower_arg, sizeof lower_arg, "opencl,strategy=%s", strategy);
+  bool cached = cache_key(il, size, strategy, key, sizeof key);
+  if (cached && cache_lookup(key, il, size, bc, bc_size))
+    return true;
+
+  gac_diag d;
+  gac_diag_init(&d);
+  gac_module *m = gac_module_read_bytes(il, size, &d);
+  bool ok = m != NULL;
+  gac_validate_options vopts = {.core = true, .target_env = -1};
+  if (!ok)
+    *log = diag_text(&d, "gac layer: the IL is not a SPIR-V module gac can read:");
+  else if (!gac_validate(m, &vopts, &d))
+    *log = diag_text(&d, "gac layer: the SPIR-V module is invalid:");
+  else if (!run_pass(m, "raise-async-copies", NULL, &d) || !run_pass(m, "lower-async-copies", lower_arg, &d))
+    *log = diag_text(&d, "gac layer: lowering failed:");
+  else if (!gac_validate(m, &vopts, &d))
+    *log = diag_text(&d, "gac layer: internal error: the lowered module is invalid:");
+  ok = ok && !gac_diag_has_errors(&d);
+  uint32_t *words = NULL;
+  size_t n = 0;
+  if (ok && !gac_module_write(m, &words, &n)) {
+    *log = strdup("gac layer: out of memory");
+    ok = false;
+  }
+  ok = ok && to_bitcode(words, n, bc, bc_size, log);
+  if (ok && cached)
+    cache_store(key, il, size, *bc, *bc_size);
+  free(words);
+  gac_module_destroy(m);
+  gac_diag_free(&d);
+  return ok;
+}

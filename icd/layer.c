@@ -1,0 +1,68 @@
+/* Entry points of the layer (cl_layer.h): ocl-icd calls clInitLayer with the
+ * dispatch table of what is below, and calls through the table we return. We
+ * override a few entries and forward everything else unchanged, so PoCL's
+ * objects stay PoCL's own. */
+#include <CL/cl_layer.h>
+#include <string.h>
+
+#include "layer.h"
+
+const cl_icd_dispatch *gac_next;
+static cl_icd_dispatch dispatch;
+
+static void *CL_API_CALL gac_GetExtensionFunctionAddressForPlatform(cl_platform_id platform, const char *name) {
+  if (name && strcmp(name, "clCreateProgramWithILKHR") == 0)
+    return (void *)gac_CreateProgramWithIL;
+  return gac_next->clGetExtensionFunctionAddressForPlatform(platform, name);
+}
+
+/* The two symbols ocl-icd looks up; everything else is hidden. */
+#define GAC_EXPORT __attribute__((visibility("default")))
+
+GAC_EXPORT CL_API_ENTRY cl_int CL_API_CALL clGetLayerInfo(cl_layer_info param_name, size_t param_value_size,
+                                               void *param_value, size_t *param_value_size_ret) {
+  switch (param_name) {
+  case CL_LAYER_API_VERSION: {
+    cl_layer_api_version v = CL_LAYER_API_VERSION_100;
+    return gac_answer(&v, sizeof v, param_value_size, param_value, param_value_size_ret);
+  }
+  case CL_LAYER_NAME: {
+    static const char name[] = "gac: SPIR-V and cl_khr_extended_async_copies for PoCL";
+    return gac_answer(name, sizeof name, param_value_size, param_value, param_value_size_ret);
+  }
+  default:
+    return CL_INVALID_VALUE;
+  }
+}
+
+GAC_EXPORT CL_API_ENTRY cl_int CL_API_CALL clInitLayer(cl_uint num_entries, const cl_icd_dispatch *target_dispatch,
+                                            cl_uint *num_entries_ret, const cl_icd_dispatch **layer_dispatch_ret) {
+  const cl_uint ours = sizeof(cl_icd_dispatch) / sizeof(void *);
+  if (!target_dispatch || !num_entries_ret || !layer_dispatch_ret || num_entries < ours)
+    return CL_INVALID_VALUE;
+  gac_next = target_dispatch;
+  dispatch = *target_dispatch;
+  dispatch.clGetPlatformInfo = gac_GetPlatformInfo;
+  dispatch.clGetDeviceInfo = gac_GetDeviceInfo;
+  dispatch.clGetExtensionFunctionAddressForPlatform = gac_GetExtensionFunctionAddressForPlatform;
+  dispatch.clCreateProgramWithIL = gac_CreateProgramWithIL;
+  dispatch.clBuildProgram = gac_BuildProgram;
+  dispatch.clGetProgramInfo = gac_GetProgramInfo;
+  dispatch.clGetProgramBuildInfo = gac_GetProgramBuildInfo;
+  dispatch.clReleaseProgram = gac_ReleaseProgram;
+  *num_entries_ret = ours;
+  *layer_dispatch_ret = &dispatch;
+  return CL_SUCCESS;
+}
+
+cl_int gac_answer(const void *value, size_t size, size_t param_value_size, void *param_value,
+                  size_t *param_value_size_ret) {
+  if (param_value) {
+    if (param_value_size < size)
+      return CL_INVALID_VALUE;
+    memcpy(param_value, value, size);
+  }
+  if (param_value_size_ret)
+    *param_value_size_ret = size;
+  return CL_SUCCESS;
+}

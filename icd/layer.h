@@ -1,0 +1,35 @@
+/* The gac OpenCL layer: shared state of its parts. */
+#ifndef GAC_ICD_LAYER_H
+#define GAC_ICD_LAYER_H
+
+#define CL_TARGET_OPENCL_VERSION 300
+#include <CL/cl.h>
+#include <CL/cl_icd.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The next layer or the ICD: where every call not ours goes on to. */
+extern const cl_icd_dispatch *gac_next;
+
+/* extensions.c: what the layer adds to the platform and device queries. */
+cl_int CL_API_CALL gac_GetPlatformInfo(cl_platform_id, cl_platform_info, size_t, void *, size_t *);
+cl_int CL_API_CALL gac_GetDeviceInfo(cl_device_id, cl_device_info, size_t, void *, size_t *);
+
+/* programs.c: programs made from SPIR-V. */
+cl_program CL_API_CALL gac_CreateProgramWithIL(cl_context, const void *, size_t, cl_int *);
+cl_int CL_API_CALL gac_BuildProgram(cl_program, cl_uint, const cl_device_id *, const char *,
+                                    void(CL_CALLBACK *)(cl_program, void *), void *);
+cl_int CL_API_CALL gac_GetProgramInfo(cl_program, cl_program_info, size_t, void *, size_t *);
+cl_int CL_API_CALL gac_GetProgramBuildInfo(cl_program, cl_device_id, cl_program_build_info, size_t, void *,
+                                           size_t *);
+cl_int CL_API_CALL gac_ReleaseProgram(cl_program);
+
+/* bridge.c: SPIR-V -> validated, lowered SPIR-V -> SPIR 1.2 bitcode for PoCL.
+ * On failure returns false with a build log in *log (malloc'd). */
+bool gac_bridge_il(const void *il, size_t size, unsigned char **bitcode, size_t *bitcode_size, char **log);
+
+/* Answers a query with a value of `size` bytes, the OpenCL way. */
+cl_int gac_answer(const void *value, size_t size, size_t param_value_size, void *param_value,
+                  size_t *param_value_size_ret);
+
+#endif

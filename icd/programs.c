@@ -1,0 +1,177 @@
+/* Programs created from SPIR-V. clCreateProgramWithIL bridges the module to
+ * SPIR 1.2 bitcode (bridge.c) and creates a PoCL program from it, so the
+ * program object is PoCL's own; the layer remembers which programs are such,
+ * with their IL (for CL_PROGRAM_IL) and, when the module could not be
+ * bridged, the build log that clBuildProgram then reports. Such a failed
+ * program is a PoCL program made from empty source, so every other query on
+ * it still works. */
+#define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "layer.h"
+
+typedef struct il_program {
+  struct il_program *next;
+  cl_program program;
+  void *il;
+  size_t il_size;
+  char *failure_log; /* NULL if the module was bridged */
+} il_program;
+
+static il_program *programs;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* A copy of what the layer knows about program (NULL if it is not ours). The
+ * lock is held while the caller uses it: call done() after. */
+static il_program *find(cl_program program) {
+  pthread_mutex_lock(&lock);
+  for (il_program *p = programs; p; p = p->next)
+    if (p->program == program)
+      return p;
+  return NULL;
+}
+
+static void done(void) { pthread_mutex_unlock(&lock); }
+
+static const char spir_options[] = "-x spir -spir-std=1.2";
+
+static bool is_spirv(const void *il, size_t size) {
+  const unsigned char *b = il;
+  static const unsigned char le[4] = {0x03, 0x02, 0x23, 0x07}, be[4] = {0x07, 0x23, 0x02, 0x03};
+  return size >= 20 && size % 4 == 0 && (memcmp(b, le, 4) == 0 || memcmp(b, be, 4) == 0);
+}
+
+cl_program CL_API_CALL gac_CreateProgramWithIL(cl_context context, const void *il, size_t length, cl_int *errcode_ret) {
+  cl_int err = CL_SUCCESS;
+  if (!il || length == 0 || !is_spirv(il, length)) {
+    if (errcode_ret)
+      *errcode_ret = CL_INVALID_VALUE;
+    return NULL;
+  }
+  cl_uint num_devices = 0;
+  err = gac_next->clGetContextInfo(context, CL_CONTEXT_NUM_DEVICES, sizeof num_devices, &num_devices, NULL);
+  cl_device_id *devices = calloc(num_devices ? num_devices : 1, sizeof(cl_device_id));
+  if (err == CL_SUCCESS)
+    err = gac_next->clGetContextInfo(context, CL_CONTEXT_DEVICES, num_devices * sizeof(cl_device_id), devices, NULL);
+  il_program *entry = calloc(1, sizeof *entry);
+  unsigned char *bc = NULL;
+  size_t bc_size = 0;
+  cl_program program = NULL;
+  if (err == CL_SUCCESS && entry) {
+    if (gac_bridge_il(il, length, &bc, &bc_size, &entry->failure_log)) {
+      const unsigned char **bins = calloc(num_devices, sizeof *bins);
+      size_t *sizes = calloc(num_devices, sizeof *sizes);
+      for (cl_uint i = 0; i < num_devices; i++)
+        bins[i] = bc, sizes[i] = bc_size;
+      program = gac_next->clCreateProgramWithBinary(context, num_devices, devices, sizes, bins, NULL, &err);
+      free(bins);
+      free(sizes);
+    } else {
+      static const char *empty = "";
+      if (!entry->failure_log)
+        entry->failure_log = strdup("gac layer: the SPIR-V module could not be prepared for the device");
+      program = gac_next->clCreateProgramWithSource(context, 1, &empty, NULL, &err);
+    }
+  } else if (err == CL_SUCCESS) {
+    err = CL_OUT_OF_HOST_MEMORY;
+  }
+  free(bc);
+  free(devices);
+  if (program) {
+    entry->program = program;
+    entry->il = malloc(length);
+    entry->il_size = length;
+    memcpy(entry->il, il, length);
+    pthread_mutex_lock(&lock);
+    entry->next = programs;
+    programs = entry;
+    done();
+  } else if (entry) {
+    free(entry->failure_log);
+    free(entry);
+  }
+  if (errcode_ret)
+    *errcode_ret = err;
+  return program;
+}
+
+cl_int CL_API_CALL gac_BuildProgram(cl_program program, cl_uint num_devices, const cl_device_id *device_list,
+                                    const char *options, void(CL_CALLBACK *notify)(cl_program, void *),
+                                    void *user_data) {
+  il_program *p = find(program);
+  bool ours = p != NULL, failed = p && p->failure_log;
+  done();
+  if (!ours)
+    return gac_next->clBuildProgram(program, num_devices, device_list, options, notify, user_data);
+  if (failed) {
+    if (notify)
+      notify(program, user_data);
+    return CL_BUILD_PROGRAM_FAILURE;
+  }
+  /* The bitcode is SPIR 1.2: PoCL needs to be told, whatever else was asked. */
+  size_t n = (options ? strlen(options) : 0) + sizeof spir_options + 2;
+  char *all = malloc(n);
+  if (!all)
+    return CL_OUT_OF_HOST_MEMORY;
+  snprintf(all, n, "%s %s", options ? options : "", spir_options);
+  cl_int err = gac_next->clBuildProgram(program, num_devices, device_list, all, notify, user_data);
+  free(all);
+  return err;
+}
+
+cl_int CL_API_CALL gac_GetProgramInfo(cl_program program, cl_program_info param, size_t size, void *value,
+                                      size_t *size_ret) {
+  if (param == CL_PROGRAM_IL) {
+    il_program *p = find(program);
+    cl_int err = p ? gac_answer(p->il, p->il_size, size, value, size_ret) : CL_SUCCESS;
+    bool ours = p != NULL;
+    done();
+    if (ours)
+      return err;
+  }
+  return gac_next->clGetProgramInfo(program, param, size, value, size_ret);
+}
+
+cl_int CL_API_CALL gac_GetProgramBuildInfo(cl_program program, cl_device_id device, cl_program_build_info param,
+                                           size_t size, void *value, size_t *size_ret) {
+  il_program *p = find(program);
+  cl_int err = CL_SUCCESS;
+  bool answered = false;
+  if (p && p->failure_log && param == CL_PROGRAM_BUILD_LOG) {
+    err = gac_answer(p->failure_log, strlen(p->failure_log) + 1, size, value, size_ret);
+    answered = true;
+  } else if (p && p->failure_log && param == CL_PROGRAM_BUILD_STATUS) {
+    cl_build_status status = CL_BUILD_ERROR;
+    err = gac_answer(&status, sizeof status, size, value, size_ret);
+    answered = true;
+  }
+  done();
+  return answered ? err : gac_next->clGetProgramBuildInfo(program, device, param, size, value, size_ret);
+}
+
+cl_int CL_API_CALL gac_ReleaseProgram(cl_program program) {
+  cl_uint refs = 0;
+  cl_int err = gac_next->clGetProgramInfo(program, CL_PROGRAM_REFERENCE_COUNT, sizeof refs, &refs, NULL);
+  if (err != CL_SUCCESS)
+    return gac_next->clReleaseProgram(program);
+  err = gac_next->clReleaseProgram(program);
+  if (err != CL_SUCCESS || refs != 1)
+    return err;
+  /* That was the last reference: forget the program. */
+  pthread_mutex_lock(&lock);
+  for (il_program **pp = &programs; *pp; pp = &(*pp)->next) {
+    if ((*pp)->program != program)
+      continue;
+    il_program *dead = *pp;
+    *pp = dead->next;
+    free(dead->il);
+    free(dead->failure_log);
+    free(dead);
+    break;
+  }
+  done();
+  return err;
+}
