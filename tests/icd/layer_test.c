@@ -1,0 +1,247 @@
+/* The gac layer seen from an unmodified host program: run with
+ * OPENCL_LAYERS=<libgac-layer.so>. Arguments: a SPIR-V module with
+ * GroupAsyncCopy2D2D/3D3D (kernel copy2d of conformance/kernels/copies.cl,
+ * raised), and a module that breaks one of the set's rules. */
+#define _POSIX_C_SOURCE 200809L
+#define CL_TARGET_OPENCL_VERSION 300
+#include <CL/cl.h>
+#include <CL/cl_ext.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static cl_platform_id platform;
+static cl_device_id device;
+static cl_context context;
+static cl_command_queue queue;
+static unsigned passed, failed;
+
+static void report(const char *name, bool ok, const char *detail) {
+  printf("%s %s%s%s\n", ok ? "PASS" : "FAIL", name, ok ? "" : ": ", ok ? "" : detail);
+  ok ? passed++ : failed++;
+}
+
+static char *read_all(const char *path, size_t *size) {
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return NULL;
+  fseek(f, 0, SEEK_END);
+  *size = (size_t)ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *d = malloc(*size + 1);
+  if (fread(d, 1, *size, f) != *size) {
+    free(d);
+    d = NULL;
+  }
+  fclose(f);
+  return d;
+}
+
+static char *platform_string(cl_platform_info p) {
+  size_t n = 0;
+  clGetPlatformInfo(platform, p, 0, NULL, &n);
+  char *s = calloc(1, n + 1);
+  clGetPlatformInfo(platform, p, n, s, NULL);
+  return s;
+}
+
+static char *device_string(cl_device_info p) {
+  size_t n = 0;
+  clGetDeviceInfo(device, p, 0, NULL, &n);
+  char *s = calloc(1, n + 1);
+  clGetDeviceInfo(device, p, n, s, NULL);
+  return s;
+}
+
+static void test_extensions(void) {
+  char *p = platform_string(CL_PLATFORM_EXTENSIONS), *d = device_string(CL_DEVICE_EXTENSIONS);
+  char *il = device_string(CL_DEVICE_IL_VERSION);
+  report("platform extensions", strstr(p, "cl_khr_il_program") && strstr(p, "cl_khr_extended_async_copies"), p);
+  report("device extensions", strstr(d, "cl_khr_il_program") && strstr(d, "cl_khr_extended_async_copies"), d);
+  report("device IL version", strstr(il, "SPIR-V_1.0") != NULL, il);
+  size_t n = 0;
+  clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS_WITH_VERSION, 0, NULL, &n);
+  cl_name_version *v = malloc(n);
+  clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS_WITH_VERSION, n, v, NULL);
+  bool found = false;
+  for (size_t i = 0; i < n / sizeof *v; i++)
+    found = found || strcmp(v[i].name, "cl_khr_extended_async_copies") == 0;
+  report("device extensions with version", found, "cl_khr_extended_async_copies missing");
+  free(v);
+  free(p);
+  free(d);
+  free(il);
+}
+
+/* copy2d: a 7 x 5 tile of 4-byte elements per group, global -> local -> global. */
+static bool run_copy2d(cl_program program, char *why, size_t why_len) {
+  cl_int err;
+  cl_kernel k = clCreateKernel(program, "copy2d", &err);
+  if (err != CL_SUCCESS) {
+    snprintf(why, why_len, "clCreateKernel: %d", err);
+    return false;
+  }
+  enum { BPE = 4, PER_LINE = 7, LINES = 5, SRC_LINE = 9, GROUPS = 3, STRIDE = SRC_LINE * LINES };
+  unsigned char src[GROUPS * STRIDE * BPE], dst[sizeof src], want[sizeof src];
+  for (size_t i = 0; i < sizeof src; i++)
+    src[i] = (unsigned char)(i * 7 + 1);
+  memset(dst, 0xee, sizeof dst);
+  memset(want, 0xee, sizeof want);
+  for (int g = 0; g < GROUPS; g++)
+    for (int l = 0; l < LINES; l++)
+      memcpy(want + (g * STRIDE + l * SRC_LINE) * BPE, src + (g * STRIDE + l * SRC_LINE) * BPE, PER_LINE * BPE);
+  cl_mem s = clCreateBuffer(context, CL_MEM_COPY_HOST_PTR, sizeof src, src, &err);
+  cl_mem d = clCreateBuffer(context, CL_MEM_COPY_HOST_PTR, sizeof dst, dst, &err);
+  cl_ulong args[] = {BPE, PER_LINE, LINES, 0, SRC_LINE, 0, PER_LINE, 0, SRC_LINE, STRIDE};
+  clSetKernelArg(k, 0, sizeof s, &s);
+  clSetKernelArg(k, 1, sizeof d, &d);
+  clSetKernelArg(k, 2, PER_LINE * LINES * BPE, NULL);
+  for (unsigned i = 0; i < sizeof args / sizeof args[0]; i++)
+    clSetKernelArg(k, 3 + i, sizeof(cl_ulong), &args[i]);
+  size_t global = GROUPS * 17, local = 17;
+  err = clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, 0, NULL, NULL);
+  if (err == CL_SUCCESS)
+    err = clEnqueueReadBuffer(queue, d, CL_TRUE, 0, sizeof dst, dst, 0, NULL, NULL);
+  clReleaseMemObject(s);
+  clReleaseMemObject(d);
+  clReleaseKernel(k);
+  if (err != CL_SUCCESS) {
+    snprintf(why, why_len, "OpenCL error %d", err);
+    return false;
+  }
+  if (memcmp(dst, want, sizeof dst) != 0) {
+    snprintf(why, why_len, "the copied data differ from the reference");
+    return false;
+  }
+  return true;
+}
+
+static void test_il_program(const char *path) {
+  size_t size;
+  char *il = read_all(path, &size), why[512] = "";
+  cl_int err;
+  cl_program p = clCreateProgramWithIL(context, il, size, &err);
+  snprintf(why, sizeof why, "clCreateProgramWithIL: %d", err);
+  report("clCreateProgramWithIL", p && err == CL_SUCCESS, why);
+  if (!p) {
+    free(il);
+    return;
+  }
+  err = clBuildProgram(p, 1, &device, "-cl-std=CL1.2", NULL, NULL);
+  snprintf(why, sizeof why, "clBuildProgram: %d", err);
+  report("clBuildProgram of the IL", err == CL_SUCCESS, why);
+  report("kernel with 2D copies runs", err == CL_SUCCESS && run_copy2d(p, why, sizeof why), why);
+
+  size_t n = 0;
+  clGetProgramInfo(p, CL_PROGRAM_IL, 0, NULL, &n);
+  char *back = malloc(n ? n : 1);
+  clGetProgramInfo(p, CL_PROGRAM_IL, n, back, NULL);
+  report("CL_PROGRAM_IL is the input", n == size && memcmp(back, il, size) == 0, "differs");
+  free(back);
+  clReleaseProgram(p);
+
+  typedef cl_program(CL_API_CALL * create_khr)(cl_context, const void *, size_t, cl_int *);
+  create_khr khr = (create_khr)clGetExtensionFunctionAddressForPlatform(platform, "clCreateProgramWithILKHR");
+  p = khr ? khr(context, il, size, &err) : NULL;
+  bool ok = p && clBuildProgram(p, 1, &device, NULL, NULL, NULL) == CL_SUCCESS && run_copy2d(p, why, sizeof why);
+  report("clCreateProgramWithILKHR", ok, khr ? why : "no such extension function");
+  if (p)
+    clReleaseProgram(p);
+  free(il);
+}
+
+static void test_errors(const char *invalid_path) {
+  cl_int err = CL_SUCCESS;
+  const char junk[] = "this is not SPIR-V, just text";
+  cl_program p = clCreateProgramWithIL(context, junk, sizeof junk, &err);
+  char why[512];
+  snprintf(why, sizeof why, "got program %p, error %d", (void *)p, err);
+  report("bytes that are not SPIR-V: CL_INVALID_VALUE", !p && err == CL_INVALID_VALUE, why);
+
+  size_t size;
+  char *il = read_all(invalid_path, &size);
+  p = clCreateProgramWithIL(context, il, size, &err);
+  free(il);
+  if (!p) {
+    report("a rule violation fails the build", false, "no program");
+    return;
+  }
+  err = clBuildProgram(p, 1, &device, NULL, NULL, NULL);
+  size_t n = 0;
+  clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_LOG, 0, NULL, &n);
+  char *log = calloc(1, n + 1);
+  clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_LOG, n, log, NULL);
+  cl_build_status status = CL_BUILD_SUCCESS;
+  clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_STATUS, sizeof status, &status, NULL);
+  report("a rule violation fails the build: CL_BUILD_PROGRAM_FAILURE",
+         err == CL_BUILD_PROGRAM_FAILURE && status == CL_BUILD_ERROR, log);
+  report("the build log names the rule", strstr(log, "[GroupAsyncCopies.LineOverlap]") != NULL, log);
+  free(log);
+  clReleaseProgram(p);
+}
+
+/* A program that does not use the extension goes to PoCL untouched. */
+static void test_plain_source(void) {
+  const char *src = "kernel void twice(global int *a) { a[get_global_id(0)] *= 2; }";
+  cl_int err;
+  cl_program p = clCreateProgramWithSource(context, 1, &src, NULL, &err);
+  err = err == CL_SUCCESS ? clBuildProgram(p, 1, &device, NULL, NULL, NULL) : err;
+  cl_kernel k = err == CL_SUCCESS ? clCreateKernel(p, "twice", &err) : NULL;
+  int a[4] = {1, 2, 3, 4};
+  cl_mem m = clCreateBuffer(context, CL_MEM_COPY_HOST_PTR, sizeof a, a, NULL);
+  size_t global = 4;
+  if (err == CL_SUCCESS) {
+    clSetKernelArg(k, 0, sizeof m, &m);
+    err = clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, NULL, 0, NULL, NULL);
+    err = err == CL_SUCCESS ? clEnqueueReadBuffer(queue, m, CL_TRUE, 0, sizeof a, a, 0, NULL, NULL) : err;
+  }
+  report("OpenCL C without the builtins runs as on PoCL alone", err == CL_SUCCESS && a[0] == 2 && a[3] == 8,
+         "wrong result or error");
+  size_t n = 0;
+  clGetProgramInfo(p, CL_PROGRAM_IL, 0, NULL, &n);
+  report("a source program has no IL", n == 0, "CL_PROGRAM_IL answered");
+  clReleaseMemObject(m);
+  if (k)
+    clReleaseKernel(k);
+  clReleaseProgram(p);
+}
+
+static void test_limits(void) {
+  setenv("GAC_LAYER_LOCAL_MEM_SIZE", "65536", 1);
+  setenv("GAC_LAYER_MAX_WORK_GROUP_SIZE", "256", 1);
+  cl_ulong local = 0;
+  size_t wg = 0, sizes[3] = {0, 0, 0};
+  clGetDeviceInfo(device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof local, &local, NULL);
+  clGetDeviceInfo(device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof wg, &wg, NULL);
+  clGetDeviceInfo(device, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof sizes, sizes, NULL);
+  report("GPU-like limits on request", local == 65536 && wg == 256 && sizes[0] <= 256, "limits not applied");
+  unsetenv("GAC_LAYER_LOCAL_MEM_SIZE");
+  unsetenv("GAC_LAYER_MAX_WORK_GROUP_SIZE");
+  clGetDeviceInfo(device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof local, &local, NULL);
+  report("PoCL's own limits otherwise", local > 65536, "still limited");
+}
+
+int main(int argc, char **argv) {
+  if (argc != 3) {
+    fprintf(stderr, "usage: layer_test <module with copies.spv> <invalid module.spv>\n");
+    return 2;
+  }
+  cl_int err = clGetPlatformIDs(1, &platform, NULL);
+  err = err ? err : clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, NULL);
+  context = err ? NULL : clCreateContext(NULL, 1, &device, NULL, NULL, &err);
+  queue = err ? NULL : clCreateCommandQueueWithProperties(context, device, NULL, &err);
+  if (err != CL_SUCCESS) {
+    fprintf(stderr, "no OpenCL device: %d\n", err);
+    return 1;
+  }
+  test_extensions();
+  test_il_program(argv[1]);
+  test_errors(argv[2]);
+  test_plain_source();
+  test_limits();
+  clReleaseCommandQueue(queue);
+  clReleaseContext(context);
+  printf("%u passed, %u failed\n", passed, failed);
+  return failed ? 1 : 0;
+}
