@@ -2,11 +2,15 @@
  * raised, lowered by gac and bridged to SPIR 1.2 bitcode) on an OpenCL device,
  * PoCL here, and compares every result with a host reference.
  *
- * Usage: gac-conformance <dir> <strategy>
- *   <dir>/<program>.<strategy>.bc for each program below.
+ * Usage: gac-conformance <dir> <strategy> [--il]
+ *   <dir>/<program>.<strategy>.bc for each program below, built by PoCL from
+ *   SPIR 1.2 bitcode; with --il, <dir>/<program>.<strategy>.raised.spv (the
+ *   module with GroupAsyncCopy2D2D/3D3D) given to clCreateProgramWithIL, as
+ *   a host program does through the gac layer (OPENCL_LAYERS).
  * Prints a table (kernel, parameters, result, time) and "N passed, M failed". */
 #define _POSIX_C_SOURCE 200809L
-#define CL_TARGET_OPENCL_VERSION 120
+#define CL_TARGET_OPENCL_VERSION 210
+#define CL_USE_DEPRECATED_OPENCL_1_2_APIS
 #include <CL/cl.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -20,6 +24,7 @@ typedef struct ocl {
   cl_command_queue queue;
   cl_device_id device;
   const char *dir, *strategy;
+  bool il; /* programs from SPIR-V through clCreateProgramWithIL */
 } ocl;
 
 static double now_ms(void) {
@@ -44,7 +49,7 @@ static char *read_all(const char *path, size_t *size) {
 /* The kernel `name` of <dir>/<program>.<strategy>.bc, or NULL with a message in why. */
 static cl_kernel load_kernel(const ocl *o, const char *program, const char *name, char *why, size_t why_len) {
   char path[1024];
-  snprintf(path, sizeof path, "%s/%s.%s.bc", o->dir, program, o->strategy);
+  snprintf(path, sizeof path, "%s/%s.%s.%s", o->dir, program, o->strategy, o->il ? "raised.spv" : "bc");
   size_t size;
   unsigned char *bin = (unsigned char *)read_all(path, &size);
   if (!bin) {
@@ -52,14 +57,16 @@ static cl_kernel load_kernel(const ocl *o, const char *program, const char *name
     return NULL;
   }
   cl_int err, status;
-  cl_program p = clCreateProgramWithBinary(o->context, 1, &o->device, &size, (const unsigned char **)&bin,
-                                           &status, &err);
+  cl_program p = o->il ? clCreateProgramWithIL(o->context, bin, size, &err)
+                       : clCreateProgramWithBinary(o->context, 1, &o->device, &size,
+                                                   (const unsigned char **)&bin, &status, &err);
   free(bin);
   if (err != CL_SUCCESS) {
-    snprintf(why, why_len, "clCreateProgramWithBinary(%.400s): %d", path, err);
+    snprintf(why, why_len, "creating the program from %.400s: %d", path, err);
     return NULL;
   }
-  err = clBuildProgram(p, 1, &o->device, "-x spir -spir-std=1.2", NULL, NULL);
+  /* Through the layer the program is IL: the layer knows what PoCL needs. */
+  err = clBuildProgram(p, 1, &o->device, o->il ? NULL : "-x spir -spir-std=1.2", NULL, NULL);
   if (err != CL_SUCCESS) {
     char log[2048] = "";
     clGetProgramBuildInfo(p, o->device, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
@@ -382,11 +389,11 @@ static void copy_row(const ocl *o, const copy_case *c) {
 }
 
 int main(int argc, char **argv) {
-  if (argc != 3) {
-    fprintf(stderr, "usage: gac-conformance <dir> <strategy>\n");
+  if (argc < 3 || argc > 4 || (argc == 4 && strcmp(argv[3], "--il") != 0)) {
+    fprintf(stderr, "usage: gac-conformance <dir> <strategy> [--il]\n");
     return 2;
   }
-  ocl o = {.dir = argv[1], .strategy = argv[2]};
+  ocl o = {.dir = argv[1], .strategy = argv[2], .il = argc == 4};
   cl_platform_id platform;
   cl_int err = clGetPlatformIDs(1, &platform, NULL);
   if (err == CL_SUCCESS)
@@ -401,7 +408,8 @@ int main(int argc, char **argv) {
   }
   char device[256] = "";
   clGetDeviceInfo(o.device, CL_DEVICE_NAME, sizeof device, device, NULL);
-  printf("device: %s; lowering strategy: %s\n", device, o.strategy);
+  printf("device: %s; lowering strategy: %s; programs from %s\n", device, o.strategy,
+         o.il ? "SPIR-V through clCreateProgramWithIL (the gac layer lowers them)" : "SPIR 1.2 bitcode");
   printf("%-14s %-58s %-4s %11s\n", "kernel", "parameters", "", "time*");
 
   /* 2D and 3D, both directions (in, then back out), every element size the
