@@ -159,6 +159,9 @@ static void test_errors(const char *invalid_path) {
   snprintf(why, sizeof why, "got program %p, error %d", (void *)p, err);
   report("bytes that are not SPIR-V: CL_INVALID_VALUE", !p && err == CL_INVALID_VALUE, why);
 
+  p = clCreateProgramWithIL(context, NULL, 0, &err);
+  report("no IL at all: CL_INVALID_VALUE", !p && err == CL_INVALID_VALUE, "accepted");
+
   size_t size;
   char *il = read_all(invalid_path, &size);
   p = clCreateProgramWithIL(context, il, size, &err);
@@ -179,6 +182,36 @@ static void test_errors(const char *invalid_path) {
   report("the build log names the rule", strstr(log, "[GroupAsyncCopies.LineOverlap]") != NULL, log);
   free(log);
   clReleaseProgram(p);
+}
+
+/* When the bridge to PoCL cannot run, the build fails and says why. */
+static void test_bridge_failure(const char *path) {
+  char *cache = getenv("GAC_LAYER_CACHE_DIR") ? strdup(getenv("GAC_LAYER_CACHE_DIR")) : NULL;
+  setenv("GAC_LLVM_SPIRV", "/nonexistent/llvm-spirv", 1);
+  setenv("GAC_LAYER_CACHE_DIR", "off", 1); /* else the cached result would be used */
+  size_t size;
+  char *il = read_all(path, &size);
+  cl_int err;
+  cl_program p = clCreateProgramWithIL(context, il, size, &err);
+  free(il);
+  err = p ? clBuildProgram(p, 1, &device, NULL, NULL, NULL) : err;
+  size_t n = 0;
+  if (p)
+    clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_LOG, 0, NULL, &n);
+  char *log = calloc(1, n + 1);
+  if (p)
+    clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_LOG, n, log, NULL);
+  report("no llvm-spirv-15: CL_BUILD_PROGRAM_FAILURE with a log", err == CL_BUILD_PROGRAM_FAILURE &&
+         strstr(log, "/nonexistent/llvm-spirv") != NULL, log);
+  free(log);
+  if (p)
+    clReleaseProgram(p);
+  unsetenv("GAC_LLVM_SPIRV");
+  if (cache)
+    setenv("GAC_LAYER_CACHE_DIR", cache, 1);
+  else
+    unsetenv("GAC_LAYER_CACHE_DIR");
+  free(cache);
 }
 
 /* A program that does not use the extension goes to PoCL untouched. */
@@ -238,6 +271,7 @@ int main(int argc, char **argv) {
   test_extensions();
   test_il_program(argv[1]);
   test_errors(argv[2]);
+  test_bridge_failure(argv[1]);
   test_plain_source();
   test_limits();
   clReleaseCommandQueue(queue);
