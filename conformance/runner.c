@@ -439,6 +439,7 @@ int main(int argc, char **argv) {
       {"shapes-uchar", 1, 37, 13, 41, 5, 17, 0},  {"shapes-uchar", 1, 37, 13, 41, 5, 17, 1},
       {"shapes-short", 2, 16, 8, 24, 4, 64, 1},   {"shapes-float4", 16, 8, 8, 9, 3, 3, 0},
       {"shapes-int3", 16, 5, 7, 6, 4, 1, 1},      {"shapes-long2", 16, 9, 3, 12, 6, 256, 0},
+      {"shapes-int1", 4, 1, 1, 1, 3, 17, 1},
   };
   for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
     const shapes_case *c = &shapes[i];

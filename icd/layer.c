@@ -50,10 +50,19 @@ GAC_EXPORT CL_API_ENTRY cl_int CL_API_CALL clInitLayer(cl_uint num_entries, cons
   dispatch.clGetProgramInfo = gac_GetProgramInfo;
   dispatch.clGetProgramBuildInfo = gac_GetProgramBuildInfo;
   dispatch.clReleaseProgram = gac_ReleaseProgram;
+  dispatch.clRetainProgram = gac_RetainProgram;
+  dispatch.clCreateProgramWithSource = gac_CreateProgramWithSource;
+  dispatch.clCreateKernel = gac_CreateKernel;
+  dispatch.clCreateKernelsInProgram = gac_CreateKernelsInProgram;
+  dispatch.clGetKernelInfo = gac_GetKernelInfo;
+  dispatch.clCompileProgram = gac_CompileProgram;
+  dispatch.clLinkProgram = gac_LinkProgram;
   *num_entries_ret = ours;
   *layer_dispatch_ret = &dispatch;
   return CL_SUCCESS;
 }
+
+const cl_icd_dispatch *gac_layer_dispatch(void) { return &dispatch; }
 
 cl_int gac_answer(const void *value, size_t size, size_t param_value_size, void *param_value,
                   size_t *param_value_size_ret) {

@@ -23,6 +23,31 @@ cl_int CL_API_CALL gac_GetProgramInfo(cl_program, cl_program_info, size_t, void 
 cl_int CL_API_CALL gac_GetProgramBuildInfo(cl_program, cl_device_id, cl_program_build_info, size_t, void *,
                                            size_t *);
 cl_int CL_API_CALL gac_ReleaseProgram(cl_program);
+cl_int CL_API_CALL gac_RetainProgram(cl_program);
+cl_kernel CL_API_CALL gac_CreateKernel(cl_program, const char *, cl_int *);
+cl_int CL_API_CALL gac_CreateKernelsInProgram(cl_program, cl_uint, cl_kernel *, cl_uint *);
+cl_int CL_API_CALL gac_GetKernelInfo(cl_kernel, cl_kernel_info, size_t, void *, size_t *);
+cl_int CL_API_CALL gac_CompileProgram(cl_program, cl_uint, const cl_device_id *, const char *, cl_uint,
+                                      const cl_program *, const char **,
+                                      void(CL_CALLBACK *)(cl_program, void *), void *);
+cl_program CL_API_CALL gac_LinkProgram(cl_context, cl_uint, const cl_device_id *, const char *, cl_uint,
+                                       const cl_program *, void(CL_CALLBACK *)(cl_program, void *), void *,
+                                       cl_int *);
+
+/* source_programs.c: OpenCL C programs that use the 2D/3D builtins, as the
+ * layer's own objects wrapping the PoCL program built from them. */
+typedef struct gac_source_program gac_source_program;
+const cl_icd_dispatch *gac_layer_dispatch(void);
+cl_program CL_API_CALL gac_CreateProgramWithSource(cl_context, cl_uint, const char **, const size_t *, cl_int *);
+gac_source_program *gac_source_find(const void *program); /* NULL if not a wrapper */
+gac_source_program *gac_source_of_inner(cl_program inner);
+cl_program gac_source_inner(gac_source_program *w); /* NULL until built */
+cl_int gac_source_retain(gac_source_program *w);
+cl_int gac_source_release(gac_source_program *w);
+cl_int gac_source_build(gac_source_program *w, cl_uint, const cl_device_id *, const char *,
+                        void(CL_CALLBACK *)(cl_program, void *), void *);
+cl_int gac_source_info(gac_source_program *w, cl_program_info, size_t, void *, size_t *);
+cl_int gac_source_build_info(gac_source_program *w, cl_device_id, cl_program_build_info, size_t, void *, size_t *);
 
 /* bridge.c: SPIR-V -> validated, lowered SPIR-V -> SPIR 1.2 bitcode for PoCL.
  * On failure returns false with a build log in *log (malloc'd). */

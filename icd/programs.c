@@ -101,6 +101,9 @@ cl_program CL_API_CALL gac_CreateProgramWithIL(cl_context context, const void *i
 cl_int CL_API_CALL gac_BuildProgram(cl_program program, cl_uint num_devices, const cl_device_id *device_list,
                                     const char *options, void(CL_CALLBACK *notify)(cl_program, void *),
                                     void *user_data) {
+  gac_source_program *w = gac_source_find(program);
+  if (w)
+    return gac_source_build(w, num_devices, device_list, options, notify, user_data);
   il_program *p = find(program);
   bool ours = p != NULL, failed = p && p->failure_log;
   done();
@@ -124,6 +127,9 @@ cl_int CL_API_CALL gac_BuildProgram(cl_program program, cl_uint num_devices, con
 
 cl_int CL_API_CALL gac_GetProgramInfo(cl_program program, cl_program_info param, size_t size, void *value,
                                       size_t *size_ret) {
+  gac_source_program *w = gac_source_find(program);
+  if (w)
+    return gac_source_info(w, param, size, value, size_ret);
   if (param == CL_PROGRAM_IL) {
     il_program *p = find(program);
     cl_int err = p ? gac_answer(p->il, p->il_size, size, value, size_ret) : CL_SUCCESS;
@@ -137,6 +143,9 @@ cl_int CL_API_CALL gac_GetProgramInfo(cl_program program, cl_program_info param,
 
 cl_int CL_API_CALL gac_GetProgramBuildInfo(cl_program program, cl_device_id device, cl_program_build_info param,
                                            size_t size, void *value, size_t *size_ret) {
+  gac_source_program *w = gac_source_find(program);
+  if (w)
+    return gac_source_build_info(w, device, param, size, value, size_ret);
   il_program *p = find(program);
   cl_int err = CL_SUCCESS;
   bool answered = false;
@@ -153,6 +162,9 @@ cl_int CL_API_CALL gac_GetProgramBuildInfo(cl_program program, cl_device_id devi
 }
 
 cl_int CL_API_CALL gac_ReleaseProgram(cl_program program) {
+  gac_source_program *w = gac_source_find(program);
+  if (w)
+    return gac_source_release(w);
   cl_uint refs = 0;
   cl_int err = gac_next->clGetProgramInfo(program, CL_PROGRAM_REFERENCE_COUNT, sizeof refs, &refs, NULL);
   if (err != CL_SUCCESS)
@@ -174,4 +186,79 @@ cl_int CL_API_CALL gac_ReleaseProgram(cl_program program) {
   }
   done();
   return err;
+}
+
+cl_int CL_API_CALL gac_RetainProgram(cl_program program) {
+  gac_source_program *w = gac_source_find(program);
+  return w ? gac_source_retain(w) : gac_next->clRetainProgram(program);
+}
+
+/* The PoCL program behind `program`: itself, or a wrapper's inner program
+ * (NULL if the wrapper was not built). */
+static cl_program unwrap(cl_program program) {
+  gac_source_program *w = gac_source_find(program);
+  return w ? gac_source_inner(w) : program;
+}
+
+cl_kernel CL_API_CALL gac_CreateKernel(cl_program program, const char *name, cl_int *errcode_ret) {
+  cl_program inner = unwrap(program);
+  if (!inner) {
+    if (errcode_ret)
+      *errcode_ret = CL_INVALID_PROGRAM_EXECUTABLE;
+    return NULL;
+  }
+  return gac_next->clCreateKernel(inner, name, errcode_ret);
+}
+
+cl_int CL_API_CALL gac_CreateKernelsInProgram(cl_program program, cl_uint num, cl_kernel *kernels, cl_uint *num_ret) {
+  cl_program inner = unwrap(program);
+  return inner ? gac_next->clCreateKernelsInProgram(inner, num, kernels, num_ret) : CL_INVALID_PROGRAM_EXECUTABLE;
+}
+
+/* A kernel of a wrapped program names the wrapper as its program. */
+cl_int CL_API_CALL gac_GetKernelInfo(cl_kernel kernel, cl_kernel_info param, size_t size, void *value,
+                                     size_t *size_ret) {
+  cl_int err = gac_next->clGetKernelInfo(kernel, param, size, value, size_ret);
+  if (err == CL_SUCCESS && param == CL_KERNEL_PROGRAM && value && size >= sizeof(cl_program)) {
+    gac_source_program *w = gac_source_of_inner(*(cl_program *)value);
+    if (w)
+      *(cl_program *)value = (cl_program)w;
+  }
+  return err;
+}
+
+/* Separate compilation and linking of programs gac made are not supported
+ * yet: say so rather than hand PoCL something it cannot use. */
+static bool any_ours(cl_uint n, const cl_program *list) {
+  for (cl_uint i = 0; list && i < n; i++) {
+    il_program *p = find(list[i]);
+    bool ours = p != NULL;
+    done();
+    if (ours || gac_source_find(list[i]))
+      return true;
+  }
+  return false;
+}
+
+cl_int CL_API_CALL gac_CompileProgram(cl_program program, cl_uint num_devices, const cl_device_id *devices,
+                                      const char *options, cl_uint num_headers, const cl_program *headers,
+                                      const char **header_names, void(CL_CALLBACK *notify)(cl_program, void *),
+                                      void *user_data) {
+  if (any_ours(1, &program) || any_ours(num_headers, headers))
+    return CL_INVALID_OPERATION;
+  return gac_next->clCompileProgram(program, num_devices, devices, options, num_headers, headers, header_names,
+                                    notify, user_data);
+}
+
+cl_program CL_API_CALL gac_LinkProgram(cl_context context, cl_uint num_devices, const cl_device_id *devices,
+                                       const char *options, cl_uint num_inputs, const cl_program *inputs,
+                                       void(CL_CALLBACK *notify)(cl_program, void *), void *user_data,
+                                       cl_int *errcode_ret) {
+  if (any_ours(num_inputs, inputs)) {
+    if (errcode_ret)
+      *errcode_ret = CL_INVALID_OPERATION;
+    return NULL;
+  }
+  return gac_next->clLinkProgram(context, num_devices, devices, options, num_inputs, inputs, notify, user_data,
+                                 errcode_ret);
 }

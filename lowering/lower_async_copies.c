@@ -44,6 +44,11 @@ typedef struct copy_plan {
   uint32_t src_ptr_type, dst_ptr_type;
   uint32_t line_bytes;   /* elements per line x bytes per element */
   uint32_t total_lines;  /* planes x lines */
+  /* What is known at compile time. A loop whose count is a constant 0 is not
+   * emitted at all: PoCL 3.1 miscompiled kernels with such loops (an empty
+   * kernel body) where the count folded to 0 in a path never taken. */
+  bool empty;            /* a constant 0 elements, bytes, lines or planes */
+  uint64_t line_bytes_known; /* 0 if not a constant */
 } copy_plan;
 
 static uint32_t op2(gac_builder *b, uint16_t opcode, uint32_t type, uint32_t x, uint32_t y) {
@@ -56,6 +61,35 @@ static uint32_t mul(const lowering *L, gac_builder *b, uint32_t x, uint32_t y) {
 
 static uint32_t add(const lowering *L, gac_builder *b, uint32_t x, uint32_t y) {
   return op2(b, SpvOpIAdd, L->size_type, x, y);
+}
+
+/* The value of an integer OpConstant (or OpConstantNull), if id is one. */
+static bool known(const lowering *L, uint32_t id, uint64_t *value) {
+  gac_inst *def = gac_def(L->m, id);
+  if (def && def->opcode == SpvOpConstantNull) {
+    *value = 0;
+    return true;
+  }
+  if (!def || def->opcode != SpvOpConstant || def->num_words < 4)
+    return false;
+  *value = def->words[3] | (def->num_words > 4 ? (uint64_t)def->words[4] << 32 : 0);
+  return true;
+}
+
+static bool known_zero(const lowering *L, uint32_t id) {
+  uint64_t v;
+  return known(L, id, &v) && v == 0;
+}
+
+/* x, or 1 where x is 0: a divisor that cannot be zero. The loops that
+ * divide never run when it is 0, but a division by a constant 0 in code that
+ * does not run is still undefined to LLVM (PoCL crashed on such a kernel). */
+static uint32_t nonzero(lowering *L, gac_builder *b, uint32_t x) {
+  gac_inst *def = gac_def(L->m, x);
+  if (def && def->opcode == SpvOpConstant && def->words[3] != 0)
+    return x;
+  uint32_t is_zero = op2(b, SpvOpIEqual, L->bool_type, x, L->zero);
+  return gac_build_ops(b, SpvOpSelect, L->size_type, GAC_NEW_ID, GAC_ID(is_zero), GAC_ID(L->one), GAC_ID(x))->result_id;
 }
 
 /* ptr as a pointer to uchar in its storage class (a bitcast unless it is one). */
@@ -76,8 +110,9 @@ static void line_offsets(lowering *L, gac_builder *b, const copy_plan *p, uint32
   const gac_async_copy *k = &p->k;
   uint32_t line = line_index, plane = 0;
   if (k->op == GAC_GROUP_ASYNC_COPY_3D3D) {
-    plane = op2(b, SpvOpUDiv, L->size_type, line_index, k->num_lines);
-    line = op2(b, SpvOpUMod, L->size_type, line_index, k->num_lines);
+    uint32_t lines = nonzero(L, b, k->num_lines);
+    plane = op2(b, SpvOpUDiv, L->size_type, line_index, lines);
+    line = op2(b, SpvOpUMod, L->size_type, line_index, lines);
   }
   uint32_t s = add(L, b, k->source_offset, mul(L, b, line, k->source_line_length));
   uint32_t d = add(L, b, k->destination_offset, mul(L, b, line, k->destination_line_length));
@@ -144,6 +179,11 @@ static void loop_close(lowering *L, const loop *lp, gac_block *last, uint32_t st
 
 /* lines: one OpGroupAsyncCopy per line, chained on one event. */
 static uint32_t lower_lines(lowering *L, copy_plan *p, gac_block *pre, gac_block *exit) {
+  if (p->empty) {
+    gac_builder b = gac_builder_at_end(L->m, &pre->insts);
+    gac_build_ops(&b, SpvOpBranch, 0, 0, GAC_ID(gac_block_label(exit)));
+    return p->k.event;
+  }
   loop lp = loop_open(L, pre, exit, L->zero, p->total_lines, L->event_type, p->k.event);
   gac_builder b = gac_builder_at_end(L->m, &lp.body->insts);
   uint32_t so, dof;
@@ -198,6 +238,10 @@ static void cooperative_loop(lowering *L, copy_plan *p, gac_block *from, gac_blo
   uint32_t w = gac_constant_int(m, L->size_type, width);
   uint32_t units_per_line = op2(&f, SpvOpUDiv, L->size_type, p->line_bytes, w);
   uint32_t total = mul(L, &f, p->total_lines, units_per_line);
+  uint32_t divisor = nonzero(L, &f, units_per_line);
+  /* This work-item's units: id, id + size, ... below total; serial: all of
+   * them in work-item 0. The counter k runs from 0 to this work-item's count,
+   * the unit is first + k x step. */
   uint32_t first = id, step = size;
   if (serial) {
     uint32_t leader = op2(&f, SpvOpIEqual, L->bool_type, id, L->zero);
@@ -205,10 +249,16 @@ static void cooperative_loop(lowering *L, copy_plan *p, gac_block *from, gac_blo
                           GAC_ID(total))->result_id;
     step = L->one;
   }
-  loop lp = loop_open(L, from, join, first, total, 0, 0);
+  uint32_t has_units = op2(&f, SpvOpULessThan, L->bool_type, first, total);
+  uint32_t span = add(L, &f, op2(&f, SpvOpISub, L->size_type, total, first), op2(&f, SpvOpISub, L->size_type, step, L->one));
+  uint32_t count = op2(&f, SpvOpUDiv, L->size_type, span, step);
+  count = gac_build_ops(&f, SpvOpSelect, L->size_type, GAC_NEW_ID, GAC_ID(has_units), GAC_ID(count),
+                        GAC_ID(L->zero))->result_id;
+  loop lp = loop_open(L, from, join, L->zero, count, 0, 0);
   gac_builder b = gac_builder_at_end(m, &lp.body->insts);
-  uint32_t line = op2(&b, SpvOpUDiv, L->size_type, lp.counter, units_per_line);
-  uint32_t unit = op2(&b, SpvOpUMod, L->size_type, lp.counter, units_per_line);
+  uint32_t index = add(L, &b, first, mul(L, &b, lp.counter, step));
+  uint32_t line = op2(&b, SpvOpUDiv, L->size_type, index, divisor);
+  uint32_t unit = op2(&b, SpvOpUMod, L->size_type, index, divisor);
   uint32_t so, dof;
   line_offsets(L, &b, p, line, mul(L, &b, unit, w), &so, &dof);
   uint32_t t = unit_type(L, width);
@@ -220,7 +270,7 @@ static void cooperative_loop(lowering *L, copy_plan *p, gac_block *from, gac_blo
   uint32_t v = gac_build_ops(&b, SpvOpLoad, t, GAC_NEW_ID, GAC_ID(sp), GAC_LIT(SpvMemoryAccessAlignedMask),
                              GAC_LIT(width))->result_id;
   gac_build_ops(&b, SpvOpStore, 0, 0, GAC_ID(dp), GAC_ID(v), GAC_LIT(SpvMemoryAccessAlignedMask), GAC_LIT(width));
-  loop_close(L, &lp, lp.body, step);
+  loop_close(L, &lp, lp.body, L->one);
 }
 
 static uint32_t lower_cooperative(lowering *L, copy_plan *p, gac_block *pre, gac_block *exit, bool serial) {
@@ -248,14 +298,19 @@ static uint32_t lower_cooperative(lowering *L, copy_plan *p, gac_block *pre, gac
   for (unsigned i = 1; i < n; i++)
     any = op2(&b, SpvOpBitwiseOr, L->size_type, any, bits[i]);
 
-  /* pre -> (16?) loop16 : (8?) loop8 : (4?) loop4 : loop1, all to join. New
+  /* pre -> (16?) loop16 : (8?) loop8 : (4?) loop4 : loop1, all to join, with
+   * only the widths that can apply (a constant line size rules some out). New
    * blocks go just before join, so each comes after the blocks dominating it. */
   gac_block *join = gac_block_create(m, pre->function, pre);
-  static const unsigned widths[] = {16, 8, 4, 1};
+  unsigned widths[4], num_widths = 0;
+  static const unsigned all_widths[] = {16, 8, 4, 1};
+  for (unsigned i = serial ? 3 : 0; i < 4 && !p->empty; i++)
+    if (all_widths[i] == 1 || !p->line_bytes_known || p->line_bytes_known % all_widths[i] == 0)
+      widths[num_widths++] = all_widths[i];
   gac_block *test = pre;
-  for (unsigned i = serial ? 3 : 0; i < 4; i++) {
+  for (unsigned i = 0; i < num_widths; i++) {
     gac_block *loop_from = test;
-    if (widths[i] > 1) {
+    if (i + 1 < num_widths) {
       loop_from = gac_block_create(m, pre->function, join->prev);
       gac_block *next_test = gac_block_create(m, pre->function, loop_from);
       gac_builder t = gac_builder_at_end(m, &test->insts);
@@ -267,6 +322,10 @@ static uint32_t lower_cooperative(lowering *L, copy_plan *p, gac_block *pre, gac
       test = next_test;
     }
     cooperative_loop(L, p, loop_from, join, widths[i], id, size, serial);
+  }
+  if (num_widths == 0) {
+    gac_builder t = gac_builder_at_end(m, &pre->insts);
+    gac_build_ops(&t, SpvOpBranch, 0, 0, GAC_ID(gac_block_label(join)));
   }
   /* join: a real event, chained on Event, then on to the rest of the block. */
   gac_builder j = gac_builder_at_end(m, &join->insts);
@@ -366,6 +425,11 @@ bool gac_lower_async_copies(gac_module *m, const char *arg, gac_diag *diag) {
     p.dst = as_bytes(&L, &b, p.k.destination, &p.dst_ptr_type);
     p.line_bytes = mul(&L, &b, p.k.num_elements_per_line, p.k.num_bytes_per_element);
     p.total_lines = mul(&L, &b, p.k.num_planes, p.k.num_lines);
+    p.empty = known_zero(&L, p.k.num_elements_per_line) || known_zero(&L, p.k.num_bytes_per_element) ||
+              known_zero(&L, p.k.num_lines) || known_zero(&L, p.k.num_planes);
+    uint64_t per_line, bpe;
+    if (known(&L, p.k.num_elements_per_line, &per_line) && known(&L, p.k.num_bytes_per_element, &bpe))
+      p.line_bytes_known = per_line * bpe;
     uint32_t result = inst->result_id;
     gac_inst_remove(m, inst);
     uint32_t event = strat == STRATEGY_LINES ? lower_lines(&L, &p, pre, exit)

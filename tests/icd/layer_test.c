@@ -1,7 +1,7 @@
 /* The gac layer seen from an unmodified host program: run with
  * OPENCL_LAYERS=<libgac-layer.so>. Arguments: a SPIR-V module with
  * GroupAsyncCopy2D2D/3D3D (kernel copy2d of conformance/kernels/copies.cl,
- * raised), and a module that breaks one of the set's rules. */
+ * raised), a module that breaks one of the set's rules, and copies.cl itself. */
 #define _POSIX_C_SOURCE 200809L
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
@@ -184,6 +184,84 @@ static void test_errors(const char *invalid_path) {
   clReleaseProgram(p);
 }
 
+/* OpenCL C with the 2D builtins: compiled by the layer with the build options. */
+static void test_source_programs(const char *copies_cl) {
+  size_t size;
+  char *text = read_all(copies_cl, &size), why[512] = "";
+  if (!text) {
+    report("OpenCL C with the builtins", false, "cannot read the kernels");
+    return;
+  }
+  text[size] = '\0';
+  const char *src = text;
+  cl_int err;
+  cl_program p = clCreateProgramWithSource(context, 1, &src, NULL, &err);
+  err = err ? err : clBuildProgram(p, 1, &device, "-cl-std=CL1.2 -D UNUSED=1", NULL, NULL);
+  snprintf(why, sizeof why, "error %d", err);
+  report("OpenCL C with the builtins builds", err == CL_SUCCESS, why);
+  report("and its kernel runs", err == CL_SUCCESS && run_copy2d(p, why, sizeof why), why);
+  size_t n = 0;
+  clGetProgramInfo(p, CL_PROGRAM_SOURCE, 0, NULL, &n);
+  report("CL_PROGRAM_SOURCE is the source", n == size + 1, "differs");
+  cl_kernel k = clCreateKernel(p, "copy2d", &err);
+  cl_program owner = NULL;
+  if (k)
+    clGetKernelInfo(k, CL_KERNEL_PROGRAM, sizeof owner, &owner, NULL);
+  report("CL_KERNEL_PROGRAM is the program the host made", owner == p, "another program");
+  if (k)
+    clReleaseKernel(k);
+  err = clCompileProgram(p, 1, &device, NULL, 0, NULL, NULL, NULL, NULL);
+  report("clCompileProgram on it: CL_INVALID_OPERATION (not supported yet)", err == CL_INVALID_OPERATION, "other");
+  clRetainProgram(p);
+  clReleaseProgram(p);
+  cl_uint refs = 0;
+  clGetProgramInfo(p, CL_PROGRAM_REFERENCE_COUNT, sizeof refs, &refs, NULL);
+  report("retain/release count", refs == 1, "wrong count");
+  clReleaseProgram(p);
+  free(text);
+
+  /* -D reaches the front end. */
+  const char *with_define =
+      "kernel void add_define(global int *out, local int *tile) {\n"
+      "  event_t e = async_work_group_copy_2D2D(tile, 0, out, 0, sizeof(int), 1, 1, 1, 1, 0);\n"
+      "  wait_group_events(1, &e);\n"
+      "  if (get_local_id(0) == 0) out[1] = tile[0] + VALUE;\n"
+      "}\n";
+  p = clCreateProgramWithSource(context, 1, &with_define, NULL, &err);
+  err = err ? err : clBuildProgram(p, 1, &device, "-D VALUE=41", NULL, NULL);
+  int out[2] = {1, 0};
+  if (err == CL_SUCCESS) {
+    k = clCreateKernel(p, "add_define", &err);
+    cl_mem m = clCreateBuffer(context, CL_MEM_COPY_HOST_PTR, sizeof out, out, NULL);
+    clSetKernelArg(k, 0, sizeof m, &m);
+    clSetKernelArg(k, 1, sizeof(int), NULL);
+    size_t global = 8, local = 4;
+    err = clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, 0, NULL, NULL);
+    err = err ? err : clEnqueueReadBuffer(queue, m, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL);
+    clReleaseMemObject(m);
+    clReleaseKernel(k);
+  }
+  report("build options (-D) reach the front end", err == CL_SUCCESS && out[1] == 42, "wrong value");
+  clReleaseProgram(p);
+
+  /* A compile error is reported at the user's own line. */
+  const char *broken =
+      "kernel void broken(global int *g, local int *t) {\n"
+      "  event_t e = async_work_group_copy_2D2D(t, 0, g, 0, 4, 1, 1, 1, 1, 0);\n"
+      "  no_such_function(e);\n"
+      "}\n";
+  p = clCreateProgramWithSource(context, 1, &broken, NULL, &err);
+  err = err ? err : clBuildProgram(p, 1, &device, NULL, NULL, NULL);
+  n = 0;
+  clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_LOG, 0, NULL, &n);
+  char *log = calloc(1, n + 1);
+  clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_LOG, n, log, NULL);
+  report("a compile error: CL_BUILD_PROGRAM_FAILURE, log at the user's line",
+         err == CL_BUILD_PROGRAM_FAILURE && strstr(log, "program.cl:3:") != NULL, log);
+  free(log);
+  clReleaseProgram(p);
+}
+
 /* When the bridge to PoCL cannot run, the build fails and says why. */
 static void test_bridge_failure(const char *path) {
   char *cache = getenv("GAC_LAYER_CACHE_DIR") ? strdup(getenv("GAC_LAYER_CACHE_DIR")) : NULL;
@@ -256,8 +334,9 @@ static void test_limits(void) {
 }
 
 int main(int argc, char **argv) {
-  if (argc != 3) {
-    fprintf(stderr, "usage: layer_test <module with copies.spv> <invalid module.spv>\n");
+  setvbuf(stdout, NULL, _IOLBF, 0); /* keep what was printed before a crash */
+  if (argc != 4) {
+    fprintf(stderr, "usage: layer_test <module with copies.spv> <invalid module.spv> <copies.cl>\n");
     return 2;
   }
   cl_int err = clGetPlatformIDs(1, &platform, NULL);
@@ -271,6 +350,7 @@ int main(int argc, char **argv) {
   test_extensions();
   test_il_program(argv[1]);
   test_errors(argv[2]);
+  test_source_programs(argv[3]);
   test_bridge_failure(argv[1]);
   test_plain_source();
   test_limits();

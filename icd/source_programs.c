@@ -1,0 +1,352 @@
+/* OpenCL C programs that use async_work_group_copy_2D2D/3D3D. PoCL's own
+ * compiler does not know these builtins, and the front end must see the
+ * options given to clBuildProgram (-D, -I, -cl-std, ...), so such a program
+ * is the layer's own object: clCreateProgramWithSource returns a wrapper, and
+ * clBuildProgram compiles the source with clang-15 and gac's header to SPIR-V,
+ * then takes the same path as clCreateProgramWithIL, and keeps the PoCL
+ * program it gets as the wrapper's inner program. Every entry point that takes
+ * a program unwraps it first (programs.c); kernels are PoCL's, and
+ * CL_KERNEL_PROGRAM answers the wrapper. Programs that do not use the
+ * builtins go to PoCL untouched. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "layer.h"
+
+extern char **environ;
+extern const char gac_header_text[]; /* include/gac/cl/extended_async_copies.h, embedded */
+
+struct gac_source_program {
+  const cl_icd_dispatch *dispatch; /* first, as in every ICD object */
+  struct gac_source_program *next;
+  cl_context context;
+  char *source;
+  cl_uint refs;
+  cl_program inner;   /* PoCL's program, once built */
+  char *log;          /* the front end's log of the last build */
+  bool failed;
+};
+
+static gac_source_program *wrappers;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+gac_source_program *gac_source_find(const void *program) {
+  pthread_mutex_lock(&lock);
+  gac_source_program *w = wrappers;
+  while (w && (const void *)w != program)
+    w = w->next;
+  pthread_mutex_unlock(&lock);
+  return w;
+}
+
+gac_source_program *gac_source_of_inner(cl_program inner) {
+  pthread_mutex_lock(&lock);
+  gac_source_program *w = wrappers;
+  while (w && w->inner != inner)
+    w = w->next;
+  pthread_mutex_unlock(&lock);
+  return w;
+}
+
+cl_program gac_source_inner(gac_source_program *w) { return w->inner; }
+
+static bool uses_builtins(const char *s) {
+  return strstr(s, "async_work_group_copy_2D2D") || strstr(s, "async_work_group_copy_3D3D");
+}
+
+cl_program CL_API_CALL gac_CreateProgramWithSource(cl_context context, cl_uint count, const char **strings,
+                                                   const size_t *lengths, cl_int *errcode_ret) {
+  if (!strings || count == 0)
+    return gac_next->clCreateProgramWithSource(context, count, strings, lengths, errcode_ret);
+  size_t total = 0;
+  for (cl_uint i = 0; i < count; i++) {
+    if (!strings[i])
+      return gac_next->clCreateProgramWithSource(context, count, strings, lengths, errcode_ret);
+    total += lengths && lengths[i] ? lengths[i] : strlen(strings[i]);
+  }
+  char *source = malloc(total + 1);
+  if (!source) {
+    if (errcode_ret)
+      *errcode_ret = CL_OUT_OF_HOST_MEMORY;
+    return NULL;
+  }
+  size_t at = 0;
+  for (cl_uint i = 0; i < count; i++) {
+    size_t n = lengths && lengths[i] ? lengths[i] : strlen(strings[i]);
+    memcpy(source + at, strings[i], n);
+    at += n;
+  }
+  source[at] = '\0';
+  if (!uses_builtins(source)) {
+    free(source);
+    return gac_next->clCreateProgramWithSource(context, count, strings, lengths, errcode_ret);
+  }
+  cl_int err = gac_next->clRetainContext(context); /* also checks the context */
+  gac_source_program *w = err == CL_SUCCESS ? calloc(1, sizeof *w) : NULL;
+  if (!w) {
+    free(source);
+    if (errcode_ret)
+      *errcode_ret = err == CL_SUCCESS ? CL_OUT_OF_HOST_MEMORY : err;
+    return NULL;
+  }
+  w->dispatch = gac_layer_dispatch();
+  w->context = context;
+  w->source = source;
+  w->refs = 1;
+  pthread_mutex_lock(&lock);
+  w->next = wrappers;
+  wrappers = w;
+  pthread_mutex_unlock(&lock);
+  if (errcode_ret)
+    *errcode_ret = CL_SUCCESS;
+  return (cl_program)w;
+}
+
+cl_int gac_source_retain(gac_source_program *w) {
+  pthread_mutex_lock(&lock);
+  w->refs++;
+  pthread_mutex_unlock(&lock);
+  return CL_SUCCESS;
+}
+
+cl_int gac_source_release(gac_source_program *w) {
+  pthread_mutex_lock(&lock);
+  bool last = --w->refs == 0;
+  if (last)
+    for (gac_source_program **pp = &wrappers; *pp; pp = &(*pp)->next)
+      if (*pp == w) {
+        *pp = w->next;
+        break;
+      }
+  pthread_mutex_unlock(&lock);
+  if (!last)
+    return CL_SUCCESS;
+  if (w->inner)
+    gac_next->clReleaseProgram(w->inner);
+  gac_next->clReleaseContext(w->context);
+  free(w->source);
+  free(w->log);
+  free(w);
+  return CL_SUCCESS;
+}
+
+/* ---- the front end ---- */
+
+static bool write_text(const char *path, const char *text) {
+  FILE *f = fopen(path, "w");
+  if (!f)
+    return false;
+  bool ok = fputs(text, f) >= 0;
+  return fclose(f) == 0 && ok;
+}
+
+/* Runs argv with stdout and stderr into log_path; true if it exits 0. */
+static bool run(char *const argv[], const char *log_path) {
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, log_path, O_WRONLY | O_CREAT | O_APPEND, 0600);
+  posix_spawn_file_actions_adddup2(&actions, 1, 2);
+  pid_t pid;
+  int status = -1;
+  if (posix_spawnp(&pid, argv[0], &actions, NULL, argv, environ) == 0)
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+      ;
+  posix_spawn_file_actions_destroy(&actions);
+  return status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+/* clang-15 options from clBuildProgram's: -D, -I, -cl-std=, -cl-* pass on;
+ * -cl-opt-disable means -O0; -w and -Werror too. Others are PoCL's business. */
+static unsigned front_end_options(const char *options, char **argv, unsigned max, char *storage, bool *opt_disable,
+                                  const char **std) {
+  unsigned n = 0;
+  snprintf(storage, 4096, "%s", options ? options : "");
+  for (char *tok = strtok(storage, " \t"); tok && n + 1 < max; tok = strtok(NULL, " \t")) {
+    if (strcmp(tok, "-cl-opt-disable") == 0)
+      *opt_disable = true;
+    else if (strncmp(tok, "-cl-std=", 8) == 0)
+      *std = tok;
+    else if ((strncmp(tok, "-D", 2) == 0 || strncmp(tok, "-I", 2) == 0) && tok[2] == '\0') {
+      /* "-D NAME": the value is the next token */
+      char *value = strtok(NULL, " \t");
+      if (value && n + 2 < max) {
+        argv[n++] = tok;
+        argv[n++] = value;
+      }
+    } else if (strncmp(tok, "-D", 2) == 0 || strncmp(tok, "-I", 2) == 0 || strncmp(tok, "-cl-", 4) == 0 ||
+               strcmp(tok, "-w") == 0 || strcmp(tok, "-Werror") == 0)
+      argv[n++] = tok;
+  }
+  return n;
+}
+
+static char *read_text(const char *path) {
+  FILE *f = fopen(path, "r");
+  if (!f)
+    return strdup("");
+  char *text = NULL;
+  size_t cap = 0;
+  ssize_t n = getdelim(&text, &cap, '\0', f);
+  fclose(f);
+  if (n < 0) {
+    free(text);
+    return strdup("");
+  }
+  return text;
+}
+
+/* Source -> SPIR-V with clang-15 and llvm-spirv-15; *log gets their output. */
+static bool compile(gac_source_program *w, cl_device_id device, const char *options, void **spv, size_t *spv_size,
+                    char **log) {
+  char dir[] = "/tmp/gac-layer-cl-XXXXXX";
+  if (!mkdtemp(dir)) {
+    *log = strdup("gac layer: cannot create a scratch folder in /tmp");
+    return false;
+  }
+  char src[64], header[80], bc[64], out[64], log_path[64];
+  snprintf(src, sizeof src, "%s/program.cl", dir);
+  snprintf(header, sizeof header, "%s/extended_async_copies.h", dir);
+  snprintf(bc, sizeof bc, "%s/program.bc", dir);
+  snprintf(out, sizeof out, "%s/program.spv", dir);
+  snprintf(log_path, sizeof log_path, "%s/log", dir);
+  cl_uint bits = 64;
+  gac_next->clGetDeviceInfo(device, CL_DEVICE_ADDRESS_BITS, sizeof bits, &bits, NULL);
+  bool opt_disable = false;
+  const char *std = "-cl-std=CL1.2";
+  char storage[4096];
+  char *user[64];
+  unsigned n_user = front_end_options(options, user, 64, storage, &opt_disable, &std);
+  char *argv[96];
+  unsigned n = 0;
+  const char *clang = getenv("GAC_CLANG") ? getenv("GAC_CLANG") : "clang-15";
+  argv[n++] = (char *)clang;
+  argv[n++] = "-cc1";
+  argv[n++] = "-triple";
+  argv[n++] = bits == 32 ? "spir-unknown-unknown" : "spir64-unknown-unknown";
+  argv[n++] = (char *)std;
+  argv[n++] = "-emit-llvm-bc";
+  argv[n++] = "-finclude-default-header";
+  argv[n++] = "-include";
+  argv[n++] = header;
+  argv[n++] = "-no-opaque-pointers";
+  argv[n++] = opt_disable ? "-O0" : "-O2";
+  for (unsigned i = 0; i < n_user; i++)
+    argv[n++] = user[i];
+  argv[n++] = src;
+  argv[n++] = "-o";
+  argv[n++] = bc;
+  argv[n] = NULL;
+  const char *llvm_spirv = getenv("GAC_LLVM_SPIRV_FORWARD") ? getenv("GAC_LLVM_SPIRV_FORWARD") : "llvm-spirv-15";
+  char *to_spirv[] = {(char *)llvm_spirv, "--spirv-max-version=1.0", bc, "-o", out, NULL};
+  bool ok = write_text(src, w->source) && write_text(header, gac_header_text) && run(argv, log_path) &&
+            run(to_spirv, log_path);
+  *log = read_text(log_path);
+  if (ok) {
+    FILE *f = fopen(out, "rb");
+    ok = f && fseek(f, 0, SEEK_END) == 0;
+    long size = ok ? ftell(f) : -1;
+    ok = ok && size > 0 && fseek(f, 0, SEEK_SET) == 0 && (*spv = malloc((size_t)size)) &&
+         fread(*spv, 1, (size_t)size, f) == (size_t)size;
+    *spv_size = ok ? (size_t)size : 0;
+    if (f)
+      fclose(f);
+  }
+  unlink(src), unlink(header), unlink(bc), unlink(out), unlink(log_path);
+  rmdir(dir);
+  return ok;
+}
+
+cl_int gac_source_build(gac_source_program *w, cl_uint num_devices, const cl_device_id *devices, const char *options,
+                        void(CL_CALLBACK *notify)(cl_program, void *), void *user_data) {
+  cl_device_id device = NULL;
+  if (num_devices && devices)
+    device = devices[0];
+  else
+    gac_next->clGetContextInfo(w->context, CL_CONTEXT_DEVICES, sizeof device, &device, NULL);
+  free(w->log);
+  w->log = NULL;
+  void *spv = NULL;
+  size_t spv_size = 0;
+  char *front_log = NULL, *bridge_log = NULL;
+  w->failed = !compile(w, device, options, &spv, &spv_size, &front_log);
+  cl_int err = CL_SUCCESS;
+  cl_program inner = NULL;
+  if (!w->failed) {
+    inner = gac_CreateProgramWithIL(w->context, spv, spv_size, &err);
+    w->failed = err != CL_SUCCESS;
+  }
+  free(spv);
+  if (!w->failed)
+    err = gac_BuildProgram(inner, num_devices, devices, options, NULL, NULL);
+  if (!w->failed && err != CL_SUCCESS) {
+    /* The module was invalid, or PoCL refused it: keep its log. */
+    size_t n = 0;
+    gac_GetProgramBuildInfo(inner, device, CL_PROGRAM_BUILD_LOG, 0, NULL, &n);
+    bridge_log = calloc(1, n + 1);
+    if (bridge_log)
+      gac_GetProgramBuildInfo(inner, device, CL_PROGRAM_BUILD_LOG, n, bridge_log, NULL);
+    w->failed = true;
+  }
+  if (asprintf(&w->log, "%s%s", front_log ? front_log : "", bridge_log ? bridge_log : "") < 0)
+    w->log = NULL;
+  free(front_log);
+  free(bridge_log);
+  if (w->failed) {
+    if (inner)
+      gac_ReleaseProgram(inner);
+  } else {
+    if (w->inner)
+      gac_ReleaseProgram(w->inner);
+    w->inner = inner;
+  }
+  if (notify)
+    notify((cl_program)w, user_data);
+  return w->failed ? CL_BUILD_PROGRAM_FAILURE : CL_SUCCESS;
+}
+
+cl_int gac_source_build_info(gac_source_program *w, cl_device_id device, cl_program_build_info param, size_t size,
+                             void *value, size_t *size_ret) {
+  if (param == CL_PROGRAM_BUILD_LOG && (w->failed || !w->inner)) {
+    const char *log = w->log ? w->log : "";
+    return gac_answer(log, strlen(log) + 1, size, value, size_ret);
+  }
+  if (param == CL_PROGRAM_BUILD_STATUS && (w->failed || !w->inner)) {
+    cl_build_status status = w->failed ? CL_BUILD_ERROR : CL_BUILD_NONE;
+    return gac_answer(&status, sizeof status, size, value, size_ret);
+  }
+  if (!w->inner)
+    return gac_answer("", 1, size, value, size_ret);
+  return gac_GetProgramBuildInfo(w->inner, device, param, size, value, size_ret);
+}
+
+cl_int gac_source_info(gac_source_program *w, cl_program_info param, size_t size, void *value, size_t *size_ret) {
+  switch (param) {
+  case CL_PROGRAM_REFERENCE_COUNT:
+    return gac_answer(&w->refs, sizeof w->refs, size, value, size_ret);
+  case CL_PROGRAM_CONTEXT:
+    return gac_answer(&w->context, sizeof w->context, size, value, size_ret);
+  case CL_PROGRAM_SOURCE:
+    return gac_answer(w->source, strlen(w->source) + 1, size, value, size_ret);
+  case CL_PROGRAM_IL:
+    return gac_answer(NULL, 0, size, value, size_ret);
+  case CL_PROGRAM_NUM_DEVICES:
+  case CL_PROGRAM_DEVICES:
+    if (!w->inner)
+      return gac_next->clGetContextInfo(w->context, param == CL_PROGRAM_DEVICES ? CL_CONTEXT_DEVICES
+                                                                                : CL_CONTEXT_NUM_DEVICES,
+                                        size, value, size_ret);
+    break;
+  default:
+    if (!w->inner)
+      return CL_INVALID_PROGRAM_EXECUTABLE;
+  }
+  return gac_next->clGetProgramInfo(w->inner, param, size, value, size_ret);
+}
