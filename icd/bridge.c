@@ -8,46 +8,16 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <spawn.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "gac/pass.h"
 #include "gac/validate.h"
 #include "layer.h"
-
-extern char **environ;
-
-static char *read_file(const char *path, size_t *size) {
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return NULL;
-  char *data = NULL;
-  if (fseek(f, 0, SEEK_END) == 0) {
-    long n = ftell(f);
-    if (n >= 0 && fseek(f, 0, SEEK_SET) == 0 && (data = malloc((size_t)n + 1)) &&
-        fread(data, 1, (size_t)n, f) != (size_t)n) {
-      free(data);
-      data = NULL;
-    }
-    *size = (size_t)n;
-  }
-  fclose(f);
-  return data;
-}
-
-static bool write_file(const char *path, const void *data, size_t size) {
-  FILE *f = fopen(path, "wb");
-  if (!f)
-    return false;
-  bool ok = fwrite(data, 1, size, f) == size;
-  return fclose(f) == 0 && ok;
-}
 
 /* ---- cache ---- */
 
@@ -90,13 +60,13 @@ static bool cache_lookup(const char *key, const void *il, size_t size, unsigned 
   char path[1100];
   size_t stored_size;
   snprintf(path, sizeof path, "%s.spv", key);
-  char *stored = read_file(path, &stored_size);
+  char *stored = gac_read_file(path, &stored_size);
   bool same = stored && stored_size == size && memcmp(stored, il, size) == 0;
   free(stored);
   if (!same)
     return false;
   snprintf(path, sizeof path, "%s.bc", key);
-  *bc = (unsigned char *)read_file(path, bc_size);
+  *bc = (unsigned char *)gac_read_file(path, bc_size);
   return *bc != NULL;
 }
 
@@ -106,13 +76,13 @@ static void cache_store(const char *key, const void *il, size_t size, const void
    * sees an entry whose bitcode is missing or partial. */
   snprintf(path, sizeof path, "%s.bc", key);
   snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
-  if (!write_file(tmp, bc, bc_size) || rename(tmp, path) != 0) {
+  if (!gac_write_file(tmp, bc, bc_size) || rename(tmp, path) != 0) {
     unlink(tmp);
     return;
   }
   snprintf(path, sizeof path, "%s.spv", key);
   snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
-  if (!write_file(tmp, il, size) || rename(tmp, path) != 0)
+  if (!gac_write_file(tmp, il, size) || rename(tmp, path) != 0)
     unlink(tmp);
 }
 
@@ -137,8 +107,8 @@ static bool run_pass(gac_module *m, const char *name, const char *arg, gac_diag 
 
 /* llvm-spirv-15 -r in a scratch folder. */
 static bool to_bitcode(const uint32_t *words, size_t n, unsigned char **bc, size_t *bc_size, char **log) {
-  char dir[] = "/tmp/gac-layer-XXXXXX";
-  if (!mkdtemp(dir)) {
+  char dir[32];
+  if (!gac_scratch_dir(dir)) {
     *log = strdup("gac layer: cannot create a scratch folder in /tmp");
     return false;
   }
@@ -146,33 +116,18 @@ static bool to_bitcode(const uint32_t *words, size_t n, unsigned char **bc, size
   snprintf(in, sizeof in, "%s/in.spv", dir);
   snprintf(out, sizeof out, "%s/out.bc", dir);
   snprintf(err_path, sizeof err_path, "%s/stderr", dir);
-  bool ok = write_file(in, words, n * sizeof(uint32_t));
+  bool ok = gac_write_file(in, words, n * sizeof(uint32_t));
   const char *tool = getenv("GAC_LLVM_SPIRV") ? getenv("GAC_LLVM_SPIRV") : "llvm-spirv-15";
   char *argv[] = {(char *)tool, "-r", "--spirv-target-env=CL1.2", in, "-o", out, NULL};
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  posix_spawn_file_actions_adddup2(&actions, 1, 2);
-  pid_t pid;
-  int status = -1;
-  if (ok && posix_spawnp(&pid, tool, &actions, NULL, argv, environ) == 0)
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-      ;
-  posix_spawn_file_actions_destroy(&actions);
-  ok = ok && WIFEXITED(status) && WEXITSTATUS(status) == 0 && (*bc = (unsigned char *)read_file(out, bc_size));
+  ok = ok && gac_run(argv, err_path) && (*bc = (unsigned char *)gac_read_file(out, bc_size));
   if (!ok) {
     size_t len = 0;
-    char *err = read_file(err_path, &len);
-    if (err)
-      err[len] = '\0';
-    if (asprintf(log, "gac layer: %s -r failed (status %d):\n%s", tool, status, err ? err : "") < 0)
+    char *err = gac_read_file(err_path, &len);
+    if (asprintf(log, "gac layer: %s -r failed:\n%s", tool, err ? err : "") < 0)
       *log = NULL;
     free(err);
   }
-  unlink(in);
-  unlink(out);
-  unlink(err_path);
-  rmdir(dir);
+  gac_scratch_remove(dir);
   return ok;
 }
 
@@ -208,6 +163,22 @@ bool gac_bridge_il(const void *il, size_t size, unsigned char **bc, size_t *bc_s
   if (ok && cached)
     cache_store(key, il, size, *bc, *bc_size);
   free(words);
+  gac_module_destroy(m);
+  gac_diag_free(&d);
+  return ok;
+}
+
+bool gac_raise_il(const void *il, size_t size, void **out, size_t *out_size, char **log) {
+  gac_diag d;
+  gac_diag_init(&d);
+  gac_module *m = gac_module_read_bytes(il, size, &d);
+  uint32_t *words = NULL;
+  size_t n = 0;
+  bool ok = m && run_pass(m, "raise-async-copies", NULL, &d) && gac_module_write(m, &words, &n);
+  if (!ok)
+    *log = diag_text(&d, "gac layer: cannot raise the builtins of a module to link:");
+  *out = words;
+  *out_size = n * sizeof(uint32_t);
   gac_module_destroy(m);
   gac_diag_free(&d);
   return ok;

@@ -46,12 +46,26 @@ cl_int gac_source_retain(gac_source_program *w);
 cl_int gac_source_release(gac_source_program *w);
 cl_int gac_source_build(gac_source_program *w, cl_uint, const cl_device_id *, const char *,
                         void(CL_CALLBACK *)(cl_program, void *), void *);
+cl_int gac_source_compile(gac_source_program *w, cl_uint, const cl_device_id *, const char *, cl_uint,
+                          const cl_program *, const char **, void(CL_CALLBACK *)(cl_program, void *), void *);
+bool gac_source_compiled(gac_source_program *w, const void **il, size_t *size);
 cl_int gac_source_info(gac_source_program *w, cl_program_info, size_t, void *, size_t *);
 cl_int gac_source_build_info(gac_source_program *w, cl_device_id, cl_program_build_info, size_t, void *, size_t *);
 
 /* bridge.c: SPIR-V -> validated, lowered SPIR-V -> SPIR 1.2 bitcode for PoCL.
  * On failure returns false with a build log in *log (malloc'd). */
 bool gac_bridge_il(const void *il, size_t size, unsigned char **bitcode, size_t *bitcode_size, char **log);
+/* The module with its builtin calls raised, for linking (*out malloc'd). */
+bool gac_raise_il(const void *il, size_t size, void **out, size_t *out_size, char **log);
+
+/* subprocess.c: argv run with stdout and stderr appended to log_path; true
+ * if it exits 0. Whole-file reads (NUL-terminated) and writes. */
+bool gac_run(char *const argv[], const char *log_path);
+char *gac_read_file(const char *path, size_t *size);
+bool gac_write_file(const char *path, const void *data, size_t size);
+/* A fresh folder under /tmp for one job's files, and its removal with all in it. */
+bool gac_scratch_dir(char dir[32]);
+void gac_scratch_remove(const char *dir);
 
 /* Answers a query with a value of `size` bytes, the OpenCL way. */
 cl_int gac_answer(const void *value, size_t size, size_t param_value_size, void *param_value,

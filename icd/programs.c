@@ -227,38 +227,133 @@ cl_int CL_API_CALL gac_GetKernelInfo(cl_kernel kernel, cl_kernel_info param, siz
   return err;
 }
 
-/* Separate compilation and linking of programs gac made are not supported
- * yet: say so rather than hand PoCL something it cannot use. */
-static bool any_ours(cl_uint n, const cl_program *list) {
-  for (cl_uint i = 0; list && i < n; i++) {
-    il_program *p = find(list[i]);
-    bool ours = p != NULL;
-    done();
-    if (ours || gac_source_find(list[i]))
-      return true;
-  }
-  return false;
-}
-
+/* Separate compilation and linking of gac's programs. clCompileProgram of an
+ * OpenCL C program with the builtins runs the front end (headers included)
+ * and keeps the SPIR-V; of an IL program there is nothing to compile.
+ * clLinkProgram of such programs links their SPIR-V with spirv-link and
+ * builds the result as an IL program. PoCL cannot link its SPIR-bitcode
+ * programs, so linking gac's programs with PoCL's own is refused. */
 cl_int CL_API_CALL gac_CompileProgram(cl_program program, cl_uint num_devices, const cl_device_id *devices,
-                                      const char *options, cl_uint num_headers, const cl_program *headers,
+                                      const char *options, cl_uint num_headers, const cl_program *header_programs,
                                       const char **header_names, void(CL_CALLBACK *notify)(cl_program, void *),
                                       void *user_data) {
-  if (any_ours(1, &program) || any_ours(num_headers, headers))
-    return CL_INVALID_OPERATION;
-  return gac_next->clCompileProgram(program, num_devices, devices, options, num_headers, headers, header_names,
-                                    notify, user_data);
+  gac_source_program *w = gac_source_find(program);
+  if (w)
+    return gac_source_compile(w, num_devices, devices, options, num_headers, header_programs, header_names,
+                              notify, user_data);
+  il_program *p = find(program);
+  bool ours = p != NULL, failed = p && p->failure_log;
+  done();
+  if (!ours)
+    return gac_next->clCompileProgram(program, num_devices, devices, options, num_headers, header_programs,
+                                      header_names, notify, user_data);
+  if (notify)
+    notify(program, user_data);
+  return failed ? CL_COMPILE_PROGRAM_FAILURE : CL_SUCCESS;
+}
+
+/* The SPIR-V of one of gac's programs, copied into *il (malloc'd); false if
+ * the program is not gac's or has none. */
+static bool program_il(cl_program program, void **il, size_t *size) {
+  const void *from = NULL;
+  gac_source_program *w = gac_source_find(program);
+  if (w && gac_source_compiled(w, &from, size)) {
+    *il = malloc(*size);
+    return *il && memcpy(*il, from, *size);
+  }
+  il_program *p = find(program);
+  bool ok = p && !p->failure_log && (*il = malloc(p->il_size));
+  if (ok) {
+    memcpy(*il, p->il, p->il_size);
+    *size = p->il_size;
+  }
+  done();
+  return ok;
+}
+
+static bool is_ours(cl_program program) {
+  il_program *p = find(program);
+  bool ours = p != NULL;
+  done();
+  return ours || gac_source_find(program);
+}
+
+/* spirv-link of the inputs; the linked module in *linked (malloc'd). */
+static bool link_il(cl_uint n, const cl_program *inputs, bool library, void **linked, size_t *size, char **log) {
+  char dir[32];
+  if (!gac_scratch_dir(dir))
+    return false;
+  char out[64], log_path[64];
+  *log = NULL;
+  snprintf(out, sizeof out, "%s/linked.spv", dir);
+  snprintf(log_path, sizeof log_path, "%s/log", dir);
+  const char *tool = getenv("GAC_SPIRV_LINK") ? getenv("GAC_SPIRV_LINK") : "spirv-link";
+  char **argv = calloc(n + 7, sizeof *argv);
+  char (*paths)[64] = calloc(n ? n : 1, sizeof *paths);
+  bool ok = argv && paths;
+  unsigned k = 0;
+  if (ok) {
+    argv[k++] = (char *)tool;
+    if (library)
+      argv[k++] = "--create-library";
+    argv[k++] = "-o";
+    argv[k++] = out;
+  }
+  /* Raised first: the builtins' declarations are imports spirv-link would
+   * leave unresolved (and, with partial linkage, misplace). */
+  for (cl_uint i = 0; ok && i < n; i++) {
+    void *il = NULL, *raised = NULL;
+    size_t il_size = 0, raised_size = 0;
+    snprintf(paths[i], sizeof paths[i], "%s/in%u.spv", dir, i);
+    ok = program_il(inputs[i], &il, &il_size) && gac_raise_il(il, il_size, &raised, &raised_size, log) &&
+         gac_write_file(paths[i], raised, raised_size);
+    free(il);
+    free(raised);
+    argv[k++] = paths[i];
+  }
+  ok = ok && gac_run(argv, log_path) && (*linked = gac_read_file(out, size)) != NULL;
+  size_t log_size;
+  if (!*log)
+    *log = gac_read_file(log_path, &log_size);
+  free(argv);
+  free(paths);
+  gac_scratch_remove(dir);
+  return ok;
 }
 
 cl_program CL_API_CALL gac_LinkProgram(cl_context context, cl_uint num_devices, const cl_device_id *devices,
                                        const char *options, cl_uint num_inputs, const cl_program *inputs,
                                        void(CL_CALLBACK *notify)(cl_program, void *), void *user_data,
                                        cl_int *errcode_ret) {
-  if (any_ours(num_inputs, inputs)) {
-    if (errcode_ret)
-      *errcode_ret = CL_INVALID_OPERATION;
-    return NULL;
+  cl_uint ours = 0;
+  for (cl_uint i = 0; inputs && i < num_inputs; i++)
+    ours += is_ours(inputs[i]);
+  if (ours == 0)
+    return gac_next->clLinkProgram(context, num_devices, devices, options, num_inputs, inputs, notify, user_data,
+                                   errcode_ret);
+  cl_int err = ours == num_inputs ? CL_SUCCESS : CL_INVALID_OPERATION;
+  void *linked = NULL;
+  size_t size = 0;
+  char *log = NULL;
+  bool library = options && strstr(options, "-create-library");
+  if (err == CL_SUCCESS && !link_il(num_inputs, inputs, library, &linked, &size, &log))
+    err = CL_LINK_PROGRAM_FAILURE;
+  cl_program program = NULL;
+  if (err == CL_SUCCESS) {
+    program = gac_CreateProgramWithIL(context, linked, size, &err);
+    /* A library stays IL for a later link; a program is built now. */
+    if (program && !library)
+      err = gac_BuildProgram(program, num_devices, devices, options, NULL, NULL);
+    if (err == CL_BUILD_PROGRAM_FAILURE)
+      err = CL_LINK_PROGRAM_FAILURE;
   }
-  return gac_next->clLinkProgram(context, num_devices, devices, options, num_inputs, inputs, notify, user_data,
-                                 errcode_ret);
+  if (log && err != CL_SUCCESS && err != CL_INVALID_OPERATION)
+    fprintf(stderr, "gac layer: clLinkProgram failed:\n%s\n", log);
+  free(linked);
+  free(log);
+  if (notify && program)
+    notify(program, user_data);
+  if (errcode_ret)
+    *errcode_ret = err;
+  return program;
 }

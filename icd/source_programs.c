@@ -12,16 +12,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "layer.h"
 
-extern char **environ;
 extern const char gac_header_text[]; /* include/gac/cl/extended_async_copies.h, embedded */
 
 struct gac_source_program {
@@ -33,6 +30,8 @@ struct gac_source_program {
   cl_program inner;   /* PoCL's program, once built */
   char *log;          /* the front end's log of the last build */
   bool failed;
+  void *compiled;     /* SPIR-V from clCompileProgram, for clLinkProgram */
+  size_t compiled_size;
 };
 
 static gac_source_program *wrappers;
@@ -134,34 +133,12 @@ cl_int gac_source_release(gac_source_program *w) {
   gac_next->clReleaseContext(w->context);
   free(w->source);
   free(w->log);
+  free(w->compiled);
   free(w);
   return CL_SUCCESS;
 }
 
 /* ---- the front end ---- */
-
-static bool write_text(const char *path, const char *text) {
-  FILE *f = fopen(path, "w");
-  if (!f)
-    return false;
-  bool ok = fputs(text, f) >= 0;
-  return fclose(f) == 0 && ok;
-}
-
-/* Runs argv with stdout and stderr into log_path; true if it exits 0. */
-static bool run(char *const argv[], const char *log_path) {
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, log_path, O_WRONLY | O_CREAT | O_APPEND, 0600);
-  posix_spawn_file_actions_adddup2(&actions, 1, 2);
-  pid_t pid;
-  int status = -1;
-  if (posix_spawnp(&pid, argv[0], &actions, NULL, argv, environ) == 0)
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-      ;
-  posix_spawn_file_actions_destroy(&actions);
-  return status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
-}
 
 /* clang-15 options from clBuildProgram's: -D, -I, -cl-std=, -cl-* pass on;
  * -cl-opt-disable means -O0; -w and -Werror too. Others are PoCL's business. */
@@ -188,35 +165,65 @@ static unsigned front_end_options(const char *options, char **argv, unsigned max
   return n;
 }
 
-static char *read_text(const char *path) {
-  FILE *f = fopen(path, "r");
-  if (!f)
-    return strdup("");
-  char *text = NULL;
-  size_t cap = 0;
-  ssize_t n = getdelim(&text, &cap, '\0', f);
-  fclose(f);
-  if (n < 0) {
+/* Header programs given to clCompileProgram, written where -I finds them. */
+typedef struct headers {
+  cl_uint count;
+  const cl_program *programs;
+  const char **names;
+} headers;
+
+static bool write_text(const char *path, const char *text) { return gac_write_file(path, text, strlen(text)); }
+
+static bool write_headers(const char *dir, const headers *h, char **log) {
+  for (cl_uint i = 0; h && i < h->count; i++) {
+    const char *name = h->names ? h->names[i] : NULL;
+    if (!name || strstr(name, "..") || name[0] == '/' || strchr(name, '/')) {
+      if (asprintf(log, "gac layer: header name '%s' is not supported (plain file names only)\n",
+                   name ? name : "(null)") < 0)
+        *log = NULL;
+      return false;
+    }
+    size_t n = 0;
+    gac_source_program *w = gac_source_find(h->programs[i]);
+    char *text = NULL;
+    if (w) {
+      text = strdup(w->source);
+    } else if (gac_next->clGetProgramInfo(h->programs[i], CL_PROGRAM_SOURCE, 0, NULL, &n) == CL_SUCCESS &&
+               (text = calloc(1, n + 1))) {
+      gac_next->clGetProgramInfo(h->programs[i], CL_PROGRAM_SOURCE, n, text, NULL);
+    }
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    bool ok = text && write_text(path, text);
     free(text);
-    return strdup("");
+    if (!ok)
+      return false;
   }
-  return text;
+  return true;
 }
 
 /* Source -> SPIR-V with clang-15 and llvm-spirv-15; *log gets their output. */
-static bool compile(gac_source_program *w, cl_device_id device, const char *options, void **spv, size_t *spv_size,
-                    char **log) {
-  char dir[] = "/tmp/gac-layer-cl-XXXXXX";
-  if (!mkdtemp(dir)) {
+static bool compile(gac_source_program *w, cl_device_id device, const char *options, const headers *h, void **spv,
+                    size_t *spv_size, char **log) {
+  char dir[32];
+  if (!gac_scratch_dir(dir)) {
     *log = strdup("gac layer: cannot create a scratch folder in /tmp");
     return false;
   }
-  char src[64], header[80], bc[64], out[64], log_path[64];
+  char src[64], header[80], bc[64], out[64], log_path[64], include[40];
   snprintf(src, sizeof src, "%s/program.cl", dir);
   snprintf(header, sizeof header, "%s/extended_async_copies.h", dir);
   snprintf(bc, sizeof bc, "%s/program.bc", dir);
   snprintf(out, sizeof out, "%s/program.spv", dir);
   snprintf(log_path, sizeof log_path, "%s/log", dir);
+  snprintf(include, sizeof include, "-I%s", dir);
+  *log = NULL;
+  if (!write_headers(dir, h, log)) {
+    gac_scratch_remove(dir);
+    if (!*log)
+      *log = strdup("gac layer: cannot write the header programs");
+    return false;
+  }
   cl_uint bits = 64;
   gac_next->clGetDeviceInfo(device, CL_DEVICE_ADDRESS_BITS, sizeof bits, &bits, NULL);
   bool opt_disable = false;
@@ -240,43 +247,35 @@ static bool compile(gac_source_program *w, cl_device_id device, const char *opti
   argv[n++] = opt_disable ? "-O0" : "-O2";
   for (unsigned i = 0; i < n_user; i++)
     argv[n++] = user[i];
+  argv[n++] = include;
   argv[n++] = src;
   argv[n++] = "-o";
   argv[n++] = bc;
   argv[n] = NULL;
   const char *llvm_spirv = getenv("GAC_LLVM_SPIRV_FORWARD") ? getenv("GAC_LLVM_SPIRV_FORWARD") : "llvm-spirv-15";
   char *to_spirv[] = {(char *)llvm_spirv, "--spirv-max-version=1.0", bc, "-o", out, NULL};
-  bool ok = write_text(src, w->source) && write_text(header, gac_header_text) && run(argv, log_path) &&
-            run(to_spirv, log_path);
-  *log = read_text(log_path);
-  if (ok) {
-    FILE *f = fopen(out, "rb");
-    ok = f && fseek(f, 0, SEEK_END) == 0;
-    long size = ok ? ftell(f) : -1;
-    ok = ok && size > 0 && fseek(f, 0, SEEK_SET) == 0 && (*spv = malloc((size_t)size)) &&
-         fread(*spv, 1, (size_t)size, f) == (size_t)size;
-    *spv_size = ok ? (size_t)size : 0;
-    if (f)
-      fclose(f);
-  }
-  unlink(src), unlink(header), unlink(bc), unlink(out), unlink(log_path);
-  rmdir(dir);
+  bool ok = write_text(src, w->source) && write_text(header, gac_header_text) && gac_run(argv, log_path) &&
+            gac_run(to_spirv, log_path);
+  size_t log_size = 0;
+  *log = gac_read_file(log_path, &log_size);
+  if (!*log)
+    *log = strdup("");
+  ok = ok && (*spv = gac_read_file(out, spv_size)) != NULL;
+  gac_scratch_remove(dir);
   return ok;
 }
 
+static cl_device_id first_device(gac_source_program *w, cl_uint num_devices, const cl_device_id *devices);
+
 cl_int gac_source_build(gac_source_program *w, cl_uint num_devices, const cl_device_id *devices, const char *options,
                         void(CL_CALLBACK *notify)(cl_program, void *), void *user_data) {
-  cl_device_id device = NULL;
-  if (num_devices && devices)
-    device = devices[0];
-  else
-    gac_next->clGetContextInfo(w->context, CL_CONTEXT_DEVICES, sizeof device, &device, NULL);
+  cl_device_id device = first_device(w, num_devices, devices);
   free(w->log);
   w->log = NULL;
   void *spv = NULL;
   size_t spv_size = 0;
   char *front_log = NULL, *bridge_log = NULL;
-  w->failed = !compile(w, device, options, &spv, &spv_size, &front_log);
+  w->failed = !compile(w, device, options, NULL, &spv, &spv_size, &front_log);
   cl_int err = CL_SUCCESS;
   cl_program inner = NULL;
   if (!w->failed) {
@@ -349,4 +348,33 @@ cl_int gac_source_info(gac_source_program *w, cl_program_info param, size_t size
       return CL_INVALID_PROGRAM_EXECUTABLE;
   }
   return gac_next->clGetProgramInfo(w->inner, param, size, value, size_ret);
+}
+
+static cl_device_id first_device(gac_source_program *w, cl_uint num_devices, const cl_device_id *devices) {
+  cl_device_id device = NULL;
+  if (num_devices && devices)
+    device = devices[0];
+  else
+    gac_next->clGetContextInfo(w->context, CL_CONTEXT_DEVICES, sizeof device, &device, NULL);
+  return device;
+}
+
+cl_int gac_source_compile(gac_source_program *w, cl_uint num_devices, const cl_device_id *devices,
+                          const char *options, cl_uint num_headers, const cl_program *header_programs,
+                          const char **header_names, void(CL_CALLBACK *notify)(cl_program, void *), void *user_data) {
+  headers h = {num_headers, header_programs, header_names};
+  free(w->log);
+  free(w->compiled);
+  w->compiled = NULL;
+  w->failed = !compile(w, first_device(w, num_devices, devices), options, &h, &w->compiled, &w->compiled_size,
+                       &w->log);
+  if (notify)
+    notify((cl_program)w, user_data);
+  return w->failed ? CL_COMPILE_PROGRAM_FAILURE : CL_SUCCESS;
+}
+
+bool gac_source_compiled(gac_source_program *w, const void **il, size_t *size) {
+  *il = w->compiled;
+  *size = w->compiled_size;
+  return w->compiled != NULL;
 }

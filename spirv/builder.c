@@ -96,8 +96,12 @@ static uint32_t unique_global(gac_module *m, uint16_t opcode, uint32_t type_id, 
     ops[i] = GAC_LIT(words[i]);
   gac_builder b = gac_builder_at_end(m, &m->sections[GAC_SECTION_GLOBAL]);
   gac_inst *inst = gac_build(&b, opcode, type_id, GAC_NEW_ID, ops, n < 16 ? n : 16);
-  /* Operands that name ids must be ids for the use lists. */
-  if (opcode == SpvOpTypeVector || opcode == SpvOpTypeFunction)
+  /* Operands that name ids must be ids for the use lists (operand 0 is the
+   * result): a vector's component type (not its count), a pointer's pointee
+   * (not its storage class), every type of a function type. */
+  if (opcode == SpvOpTypeVector)
+    inst->operands[1].kind = GAC_OPERAND_ID;
+  if (opcode == SpvOpTypeFunction)
     for (unsigned i = 1; i < inst->num_operands; i++)
       inst->operands[i].kind = GAC_OPERAND_ID;
   if (opcode == SpvOpTypePointer)

@@ -210,8 +210,6 @@ static void test_source_programs(const char *copies_cl) {
   report("CL_KERNEL_PROGRAM is the program the host made", owner == p, "another program");
   if (k)
     clReleaseKernel(k);
-  err = clCompileProgram(p, 1, &device, NULL, 0, NULL, NULL, NULL, NULL);
-  report("clCompileProgram on it: CL_INVALID_OPERATION (not supported yet)", err == CL_INVALID_OPERATION, "other");
   clRetainProgram(p);
   clReleaseProgram(p);
   cl_uint refs = 0;
@@ -260,6 +258,69 @@ static void test_source_programs(const char *copies_cl) {
          err == CL_BUILD_PROGRAM_FAILURE && strstr(log, "program.cl:3:") != NULL, log);
   free(log);
   clReleaseProgram(p);
+}
+
+/* Separate compilation and linking: an IL program, and two OpenCL C programs
+ * with the builtins (one including a header program). */
+static void test_compile_and_link(const char *il_path) {
+  size_t size;
+  char *il = read_all(il_path, &size), why[512] = "";
+  cl_int err;
+  cl_program p = clCreateProgramWithIL(context, il, size, &err);
+  free(il);
+  err = err ? err : clCompileProgram(p, 1, &device, NULL, 0, NULL, NULL, NULL, NULL);
+  cl_program linked = err ? NULL : clLinkProgram(context, 1, &device, NULL, 1, &p, NULL, NULL, &err);
+  snprintf(why, sizeof why, "error %d", err);
+  report("clCompileProgram + clLinkProgram of an IL program", linked && err == CL_SUCCESS &&
+         run_copy2d(linked, why, sizeof why), why);
+  if (linked)
+    clReleaseProgram(linked);
+  if (p)
+    clReleaseProgram(p);
+
+  const char *header_text = "#define SCALE 3\n";
+  const char *main_cl =
+      "#include \"scale.h\"\n"
+      "int scaled(int x);\n"
+      "kernel void use_helper(global int *out, local int *tile) {\n"
+      "  event_t e = async_work_group_copy_2D2D(tile, 0, out, 0, sizeof(int), 1, 1, 1, 1, 0);\n"
+      "  wait_group_events(1, &e);\n"
+      "  if (get_local_id(0) == 0) out[1] = scaled(tile[0]) * SCALE;\n"
+      "}\n";
+  const char *helper_cl =
+      "int scaled(int x) { return x + 10; }\n"
+      "void unused_copy(local int *t, global int *g) {\n"
+      "  event_t e = async_work_group_copy_2D2D(g, 0, t, 0, sizeof(int), 1, 1, 1, 1, 0);\n"
+      "  wait_group_events(1, &e);\n"
+      "}\n";
+  cl_program header = clCreateProgramWithSource(context, 1, &header_text, NULL, &err);
+  cl_program a = clCreateProgramWithSource(context, 1, &main_cl, NULL, &err);
+  cl_program b = clCreateProgramWithSource(context, 1, &helper_cl, NULL, &err);
+  const char *names[] = {"scale.h"};
+  err = clCompileProgram(a, 1, &device, NULL, 1, &header, names, NULL, NULL);
+  err = err ? err : clCompileProgram(b, 1, &device, NULL, 0, NULL, NULL, NULL, NULL);
+  cl_program inputs[2] = {a, b};
+  linked = err ? NULL : clLinkProgram(context, 1, &device, NULL, 2, inputs, NULL, NULL, &err);
+  int out[2] = {4, 0};
+  if (linked && err == CL_SUCCESS) {
+    cl_kernel k = clCreateKernel(linked, "use_helper", &err);
+    cl_mem m = clCreateBuffer(context, CL_MEM_COPY_HOST_PTR, sizeof out, out, NULL);
+    clSetKernelArg(k, 0, sizeof m, &m);
+    clSetKernelArg(k, 1, sizeof(int), NULL);
+    size_t global = 4;
+    err = clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &global, 0, NULL, NULL);
+    err = err ? err : clEnqueueReadBuffer(queue, m, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL);
+    clReleaseMemObject(m);
+    clReleaseKernel(k);
+  }
+  snprintf(why, sizeof why, "error %d, out[1] = %d", err, out[1]);
+  report("OpenCL C with the builtins: compile (with a header) and link two programs",
+         err == CL_SUCCESS && out[1] == (4 + 10) * 3, why);
+  if (linked)
+    clReleaseProgram(linked);
+  clReleaseProgram(a);
+  clReleaseProgram(b);
+  clReleaseProgram(header);
 }
 
 /* When the bridge to PoCL cannot run, the build fails and says why. */
@@ -351,6 +412,7 @@ int main(int argc, char **argv) {
   test_il_program(argv[1]);
   test_errors(argv[2]);
   test_source_programs(argv[3]);
+  test_compile_and_link(argv[1]);
   test_bridge_failure(argv[1]);
   test_plain_source();
   test_limits();

@@ -152,6 +152,8 @@ static void test_builder_unique_types(void) {
   CHECK(def && def->num_words == 5 && def->words[3] == 0x23456789u && def->words[4] == 1);
   uint32_t v4 = gac_type_vector(m, i16, 4);
   CHECK(gac_first_use(m, i16) && gac_first_use(m, i16)->inst == gac_def(m, v4));
+  /* The component count is a literal, not a use of the id with that number. */
+  CHECK(gac_use_count(m, 4) == 0 || gac_first_use(m, 4)->inst != gac_def(m, v4));
   gac_module_destroy(m);
   free(w);
 }
