@@ -27,15 +27,10 @@
 #include "gac/async_copy.h"
 #include "gac/builder.h"
 #include "gac/pass.h"
+#include "lower_util.h"
 #include "lowering.h"
 
 typedef enum strategy { STRATEGY_LINES, STRATEGY_COOPERATIVE, STRATEGY_SERIAL } strategy;
-
-typedef struct lowering {
-  gac_module *m;
-  uint32_t size_type, bool_type, uchar_type, event_type;
-  uint32_t zero, one, scope_workgroup;
-} lowering;
 
 /* The pieces of one copy, as values of the size type (bytes where noted). */
 typedef struct copy_plan {
@@ -51,49 +46,8 @@ typedef struct copy_plan {
   uint64_t line_bytes_known; /* 0 if not a constant */
 } copy_plan;
 
-static uint32_t op2(gac_builder *b, uint16_t opcode, uint32_t type, uint32_t x, uint32_t y) {
-  return gac_build_ops(b, opcode, type, GAC_NEW_ID, GAC_ID(x), GAC_ID(y))->result_id;
-}
-
-static uint32_t mul(const lowering *L, gac_builder *b, uint32_t x, uint32_t y) {
-  return op2(b, SpvOpIMul, L->size_type, x, y);
-}
-
-static uint32_t add(const lowering *L, gac_builder *b, uint32_t x, uint32_t y) {
-  return op2(b, SpvOpIAdd, L->size_type, x, y);
-}
-
-/* The value of an integer OpConstant (or OpConstantNull), if id is one. */
-static bool known(const lowering *L, uint32_t id, uint64_t *value) {
-  gac_inst *def = gac_def(L->m, id);
-  if (def && def->opcode == SpvOpConstantNull) {
-    *value = 0;
-    return true;
-  }
-  if (!def || def->opcode != SpvOpConstant || def->num_words < 4)
-    return false;
-  *value = def->words[3] | (def->num_words > 4 ? (uint64_t)def->words[4] << 32 : 0);
-  return true;
-}
-
-static bool known_zero(const lowering *L, uint32_t id) {
-  uint64_t v;
-  return known(L, id, &v) && v == 0;
-}
-
-/* x, or 1 where x is 0: a divisor that cannot be zero. The loops that
- * divide never run when it is 0, but a division by a constant 0 in code that
- * does not run is still undefined to LLVM (PoCL crashed on such a kernel). */
-static uint32_t nonzero(lowering *L, gac_builder *b, uint32_t x) {
-  gac_inst *def = gac_def(L->m, x);
-  if (def && def->opcode == SpvOpConstant && def->words[3] != 0)
-    return x;
-  uint32_t is_zero = op2(b, SpvOpIEqual, L->bool_type, x, L->zero);
-  return gac_build_ops(b, SpvOpSelect, L->size_type, GAC_NEW_ID, GAC_ID(is_zero), GAC_ID(L->one), GAC_ID(x))->result_id;
-}
-
 /* ptr as a pointer to uchar in its storage class (a bitcast unless it is one). */
-static uint32_t as_bytes(lowering *L, gac_builder *b, uint32_t ptr, uint32_t *ptr_type) {
+static uint32_t as_bytes(gac_lowering *L, gac_builder *b, uint32_t ptr, uint32_t *ptr_type) {
   gac_inst *def = gac_def(L->m, ptr);
   gac_inst *type = def ? gac_def(L->m, def->type_id) : NULL;
   uint32_t sc = type ? type->words[2] : SpvStorageClassCrossWorkgroup;
@@ -105,86 +59,42 @@ static uint32_t as_bytes(lowering *L, gac_builder *b, uint32_t ptr, uint32_t *pt
 
 /* Byte offsets into source and destination of line `line_index` (counted over
  * all planes), plus `extra` bytes. */
-static void line_offsets(lowering *L, gac_builder *b, const copy_plan *p, uint32_t line_index,
+static void line_offsets(gac_lowering *L, gac_builder *b, const copy_plan *p, uint32_t line_index,
                          uint32_t extra, uint32_t *src_off, uint32_t *dst_off) {
   const gac_async_copy *k = &p->k;
   uint32_t line = line_index, plane = 0;
   if (k->op == GAC_GROUP_ASYNC_COPY_3D3D) {
-    uint32_t lines = nonzero(L, b, k->num_lines);
-    plane = op2(b, SpvOpUDiv, L->size_type, line_index, lines);
-    line = op2(b, SpvOpUMod, L->size_type, line_index, lines);
+    uint32_t lines = lower_nonzero(L, b, k->num_lines);
+    plane = lower_op2(b, SpvOpUDiv, L->size_type, line_index, lines);
+    line = lower_op2(b, SpvOpUMod, L->size_type, line_index, lines);
   }
-  uint32_t s = add(L, b, k->source_offset, mul(L, b, line, k->source_line_length));
-  uint32_t d = add(L, b, k->destination_offset, mul(L, b, line, k->destination_line_length));
+  uint32_t s = lower_add(L, b, k->source_offset, lower_mul(L, b, line, k->source_line_length));
+  uint32_t d = lower_add(L, b, k->destination_offset, lower_mul(L, b, line, k->destination_line_length));
   if (plane) {
-    s = add(L, b, s, mul(L, b, plane, k->source_plane_area));
-    d = add(L, b, d, mul(L, b, plane, k->destination_plane_area));
+    s = lower_add(L, b, s, lower_mul(L, b, plane, k->source_plane_area));
+    d = lower_add(L, b, d, lower_mul(L, b, plane, k->destination_plane_area));
   }
-  *src_off = mul(L, b, s, k->num_bytes_per_element);
-  *dst_off = mul(L, b, d, k->num_bytes_per_element);
+  *src_off = lower_mul(L, b, s, k->num_bytes_per_element);
+  *dst_off = lower_mul(L, b, d, k->num_bytes_per_element);
   if (extra) {
-    *src_off = add(L, b, *src_off, extra);
-    *dst_off = add(L, b, *dst_off, extra);
+    *src_off = lower_add(L, b, *src_off, extra);
+    *dst_off = lower_add(L, b, *dst_off, extra);
   }
 }
 
-static uint32_t byte_address(lowering *L, gac_builder *b, uint32_t base, uint32_t ptr_type, uint32_t offset) {
+static uint32_t byte_address(gac_lowering *L, gac_builder *b, uint32_t base, uint32_t ptr_type, uint32_t offset) {
   (void)L;
   return gac_build_ops(b, SpvOpPtrAccessChain, ptr_type, GAC_NEW_ID, GAC_ID(base), GAC_ID(offset))->result_id;
 }
 
-/* A counted loop `for (i = first; i < count; i += step) body(i)` between
- * `from` (which gets the branch into it) and `exit`. Returns the body block's
- * builder through *body and the counter through *counter; the caller fills the
- * body and then calls loop_close. */
-typedef struct loop {
-  gac_block *header, *body;
-  uint32_t counter, next_counter;
-  gac_inst *counter_phi;
-  uint32_t carried, next_carried; /* an optional second value carried round the loop */
-} loop;
-
-static loop loop_open(lowering *L, gac_block *from, gac_block *exit, uint32_t first, uint32_t count,
-                      uint32_t carried_type, uint32_t carried_in) {
-  gac_module *m = L->m;
-  loop lp = {0};
-  lp.header = gac_block_create(m, from->function, from);
-  lp.body = gac_block_create(m, from->function, lp.header);
-  lp.next_counter = gac_module_new_id(m);
-  gac_builder f = gac_builder_at_end(m, &from->insts);
-  gac_build_ops(&f, SpvOpBranch, 0, 0, GAC_ID(gac_block_label(lp.header)));
-  gac_builder h = gac_builder_at_end(m, &lp.header->insts);
-  lp.counter = gac_build_ops(&h, SpvOpPhi, L->size_type, GAC_NEW_ID, GAC_ID(first),
-                             GAC_ID(gac_block_label(from)), GAC_ID(lp.next_counter),
-                             GAC_ID(gac_block_label(lp.body)))->result_id;
-  if (carried_type) {
-    lp.next_carried = gac_module_new_id(m);
-    lp.carried = gac_build_ops(&h, SpvOpPhi, carried_type, GAC_NEW_ID, GAC_ID(carried_in),
-                               GAC_ID(gac_block_label(from)), GAC_ID(lp.next_carried),
-                               GAC_ID(gac_block_label(lp.body)))->result_id;
-  }
-  uint32_t more = op2(&h, SpvOpULessThan, L->bool_type, lp.counter, count);
-  gac_build_ops(&h, SpvOpBranchConditional, 0, 0, GAC_ID(more), GAC_ID(gac_block_label(lp.body)),
-                GAC_ID(gac_block_label(exit)));
-  return lp;
-}
-
-/* Ends the body: counter += step, back to the header. The body may have
- * grown into several blocks; `last` is the one that ends it. */
-static void loop_close(lowering *L, const loop *lp, gac_block *last, uint32_t step) {
-  gac_builder b = gac_builder_at_end(L->m, &last->insts);
-  gac_build_ops(&b, SpvOpIAdd, L->size_type, lp->next_counter, GAC_ID(lp->counter), GAC_ID(step));
-  gac_build_ops(&b, SpvOpBranch, 0, 0, GAC_ID(gac_block_label(lp->header)));
-}
-
 /* lines: one OpGroupAsyncCopy per line, chained on one event. */
-static uint32_t lower_lines(lowering *L, copy_plan *p, gac_block *pre, gac_block *exit) {
+static uint32_t lower_lines(gac_lowering *L, copy_plan *p, gac_block *pre, gac_block *exit) {
   if (p->empty) {
     gac_builder b = gac_builder_at_end(L->m, &pre->insts);
     gac_build_ops(&b, SpvOpBranch, 0, 0, GAC_ID(gac_block_label(exit)));
     return p->k.event;
   }
-  loop lp = loop_open(L, pre, exit, L->zero, p->total_lines, L->event_type, p->k.event);
+  gac_loop lp = lower_loop_open(L, pre, exit, L->zero, p->total_lines, L->event_type, p->k.event);
   gac_builder b = gac_builder_at_end(L->m, &lp.body->insts);
   uint32_t so, dof;
   line_offsets(L, &b, p, lp.counter, 0, &so, &dof);
@@ -192,7 +102,7 @@ static uint32_t lower_lines(lowering *L, copy_plan *p, gac_block *pre, gac_block
   uint32_t d = byte_address(L, &b, p->dst, p->dst_ptr_type, dof);
   gac_build_ops(&b, SpvOpGroupAsyncCopy, L->event_type, lp.next_carried, GAC_ID(L->scope_workgroup),
                 GAC_ID(d), GAC_ID(s), GAC_ID(p->line_bytes), GAC_ID(L->one), GAC_ID(lp.carried));
-  loop_close(L, &lp, lp.body, L->one);
+  lower_loop_close(L, &lp, lp.body, L->one);
   /* The loop's exit sees the header's event: the input one if no line was copied. */
   return lp.carried;
 }
@@ -200,7 +110,7 @@ static uint32_t lower_lines(lowering *L, copy_plan *p, gac_block *pre, gac_block
 /* ---- cooperative ---- */
 
 /* The three components of a vector builtin input (LocalInvocationId, WorkgroupSize). */
-static void builtin_components(lowering *L, gac_builder *b, uint32_t builtin, uint32_t out[3]) {
+static void builtin_components(gac_lowering *L, gac_builder *b, uint32_t builtin, uint32_t out[3]) {
   uint32_t v3 = gac_type_vector(L->m, L->size_type, 3);
   uint32_t var = gac_require_builtin_input(L->m, builtin, v3);
   uint32_t value = gac_build_ops(b, SpvOpLoad, v3, GAC_NEW_ID, GAC_ID(var))->result_id;
@@ -209,16 +119,16 @@ static void builtin_components(lowering *L, gac_builder *b, uint32_t builtin, ui
 }
 
 /* The work-item's linear index in the group, and the group's size. */
-static void linear_local_id(lowering *L, gac_builder *b, uint32_t *id, uint32_t *size) {
+static void linear_local_id(gac_lowering *L, gac_builder *b, uint32_t *id, uint32_t *size) {
   uint32_t l[3], s[3];
   builtin_components(L, b, SpvBuiltInLocalInvocationId, l);
   builtin_components(L, b, SpvBuiltInWorkgroupSize, s);
-  uint32_t sxy = mul(L, b, s[0], s[1]);
-  *id = add(L, b, l[0], add(L, b, mul(L, b, l[1], s[0]), mul(L, b, l[2], sxy)));
-  *size = mul(L, b, sxy, s[2]);
+  uint32_t sxy = lower_mul(L, b, s[0], s[1]);
+  *id = lower_add(L, b, l[0], lower_add(L, b, lower_mul(L, b, l[1], s[0]), lower_mul(L, b, l[2], sxy)));
+  *size = lower_mul(L, b, sxy, s[2]);
 }
 
-static uint32_t unit_type(lowering *L, unsigned width) {
+static uint32_t unit_type(gac_lowering *L, unsigned width) {
   uint32_t uint = gac_type_int(L->m, 32, 0);
   switch (width) {
   case 16: return gac_type_vector(L->m, uint, 4);
@@ -231,36 +141,36 @@ static uint32_t unit_type(lowering *L, unsigned width) {
 /* The loop moving `width`-byte units, from `from` to `join`: work-item `id`
  * of `size` takes units id, id + size, ... When serial, work-item 0 takes
  * them all and the others none. */
-static void cooperative_loop(lowering *L, copy_plan *p, gac_block *from, gac_block *join, unsigned width,
+static void cooperative_loop(gac_lowering *L, copy_plan *p, gac_block *from, gac_block *join, unsigned width,
                              uint32_t id, uint32_t size, bool serial) {
   gac_module *m = L->m;
   gac_builder f = gac_builder_at_end(m, &from->insts);
   uint32_t w = gac_constant_int(m, L->size_type, width);
-  uint32_t units_per_line = op2(&f, SpvOpUDiv, L->size_type, p->line_bytes, w);
-  uint32_t total = mul(L, &f, p->total_lines, units_per_line);
-  uint32_t divisor = nonzero(L, &f, units_per_line);
+  uint32_t units_per_line = lower_op2(&f, SpvOpUDiv, L->size_type, p->line_bytes, w);
+  uint32_t total = lower_mul(L, &f, p->total_lines, units_per_line);
+  uint32_t divisor = lower_nonzero(L, &f, units_per_line);
   /* This work-item's units: id, id + size, ... below total; serial: all of
    * them in work-item 0. The counter k runs from 0 to this work-item's count,
    * the unit is first + k x step. */
   uint32_t first = id, step = size;
   if (serial) {
-    uint32_t leader = op2(&f, SpvOpIEqual, L->bool_type, id, L->zero);
+    uint32_t leader = lower_op2(&f, SpvOpIEqual, L->bool_type, id, L->zero);
     first = gac_build_ops(&f, SpvOpSelect, L->size_type, GAC_NEW_ID, GAC_ID(leader), GAC_ID(L->zero),
                           GAC_ID(total))->result_id;
     step = L->one;
   }
-  uint32_t has_units = op2(&f, SpvOpULessThan, L->bool_type, first, total);
-  uint32_t span = add(L, &f, op2(&f, SpvOpISub, L->size_type, total, first), op2(&f, SpvOpISub, L->size_type, step, L->one));
-  uint32_t count = op2(&f, SpvOpUDiv, L->size_type, span, step);
+  uint32_t has_units = lower_op2(&f, SpvOpULessThan, L->bool_type, first, total);
+  uint32_t span = lower_add(L, &f, lower_op2(&f, SpvOpISub, L->size_type, total, first), lower_op2(&f, SpvOpISub, L->size_type, step, L->one));
+  uint32_t count = lower_op2(&f, SpvOpUDiv, L->size_type, span, step);
   count = gac_build_ops(&f, SpvOpSelect, L->size_type, GAC_NEW_ID, GAC_ID(has_units), GAC_ID(count),
                         GAC_ID(L->zero))->result_id;
-  loop lp = loop_open(L, from, join, L->zero, count, 0, 0);
+  gac_loop lp = lower_loop_open(L, from, join, L->zero, count, 0, 0);
   gac_builder b = gac_builder_at_end(m, &lp.body->insts);
-  uint32_t index = add(L, &b, first, mul(L, &b, lp.counter, step));
-  uint32_t line = op2(&b, SpvOpUDiv, L->size_type, index, divisor);
-  uint32_t unit = op2(&b, SpvOpUMod, L->size_type, index, divisor);
+  uint32_t index = lower_add(L, &b, first, lower_mul(L, &b, lp.counter, step));
+  uint32_t line = lower_op2(&b, SpvOpUDiv, L->size_type, index, divisor);
+  uint32_t unit = lower_op2(&b, SpvOpUMod, L->size_type, index, divisor);
   uint32_t so, dof;
-  line_offsets(L, &b, p, line, mul(L, &b, unit, w), &so, &dof);
+  line_offsets(L, &b, p, line, lower_mul(L, &b, unit, w), &so, &dof);
   uint32_t t = unit_type(L, width);
   uint32_t sc_src = gac_def(m, p->src_ptr_type)->words[2], sc_dst = gac_def(m, p->dst_ptr_type)->words[2];
   uint32_t sp = gac_build_ops(&b, SpvOpBitcast, gac_type_pointer(m, sc_src, t), GAC_NEW_ID,
@@ -270,10 +180,10 @@ static void cooperative_loop(lowering *L, copy_plan *p, gac_block *from, gac_blo
   uint32_t v = gac_build_ops(&b, SpvOpLoad, t, GAC_NEW_ID, GAC_ID(sp), GAC_LIT(SpvMemoryAccessAlignedMask),
                              GAC_LIT(width))->result_id;
   gac_build_ops(&b, SpvOpStore, 0, 0, GAC_ID(dp), GAC_ID(v), GAC_LIT(SpvMemoryAccessAlignedMask), GAC_LIT(width));
-  loop_close(L, &lp, lp.body, L->one);
+  lower_loop_close(L, &lp, lp.body, L->one);
 }
 
-static uint32_t lower_cooperative(lowering *L, copy_plan *p, gac_block *pre, gac_block *exit, bool serial) {
+static uint32_t lower_cooperative(gac_lowering *L, copy_plan *p, gac_block *pre, gac_block *exit, bool serial) {
   gac_module *m = L->m;
   gac_builder b = gac_builder_at_end(m, &pre->insts);
   const gac_async_copy *k = &p->k;
@@ -285,18 +195,18 @@ static uint32_t lower_cooperative(lowering *L, copy_plan *p, gac_block *pre, gac
   line_offsets(L, &b, p, L->zero, 0, &so, &dof);
   uint32_t bits[8];
   unsigned n = 0;
-  bits[n++] = add(L, &b, gac_build_ops(&b, SpvOpConvertPtrToU, L->size_type, GAC_NEW_ID, GAC_ID(p->src))->result_id, so);
-  bits[n++] = add(L, &b, gac_build_ops(&b, SpvOpConvertPtrToU, L->size_type, GAC_NEW_ID, GAC_ID(p->dst))->result_id, dof);
+  bits[n++] = lower_add(L, &b, gac_build_ops(&b, SpvOpConvertPtrToU, L->size_type, GAC_NEW_ID, GAC_ID(p->src))->result_id, so);
+  bits[n++] = lower_add(L, &b, gac_build_ops(&b, SpvOpConvertPtrToU, L->size_type, GAC_NEW_ID, GAC_ID(p->dst))->result_id, dof);
   bits[n++] = p->line_bytes;
-  bits[n++] = mul(L, &b, k->source_line_length, k->num_bytes_per_element);
-  bits[n++] = mul(L, &b, k->destination_line_length, k->num_bytes_per_element);
+  bits[n++] = lower_mul(L, &b, k->source_line_length, k->num_bytes_per_element);
+  bits[n++] = lower_mul(L, &b, k->destination_line_length, k->num_bytes_per_element);
   if (k->op == GAC_GROUP_ASYNC_COPY_3D3D) {
-    bits[n++] = mul(L, &b, k->source_plane_area, k->num_bytes_per_element);
-    bits[n++] = mul(L, &b, k->destination_plane_area, k->num_bytes_per_element);
+    bits[n++] = lower_mul(L, &b, k->source_plane_area, k->num_bytes_per_element);
+    bits[n++] = lower_mul(L, &b, k->destination_plane_area, k->num_bytes_per_element);
   }
   uint32_t any = bits[0];
   for (unsigned i = 1; i < n; i++)
-    any = op2(&b, SpvOpBitwiseOr, L->size_type, any, bits[i]);
+    any = lower_op2(&b, SpvOpBitwiseOr, L->size_type, any, bits[i]);
 
   /* pre -> (16?) loop16 : (8?) loop8 : (4?) loop4 : loop1, all to join, with
    * only the widths that can apply (a constant line size rules some out). New
@@ -315,8 +225,8 @@ static uint32_t lower_cooperative(lowering *L, copy_plan *p, gac_block *pre, gac
       gac_block *next_test = gac_block_create(m, pre->function, loop_from);
       gac_builder t = gac_builder_at_end(m, &test->insts);
       uint32_t mask = gac_constant_int(m, L->size_type, widths[i] - 1);
-      uint32_t low = op2(&t, SpvOpBitwiseAnd, L->size_type, any, mask);
-      uint32_t aligned = op2(&t, SpvOpIEqual, L->bool_type, low, L->zero);
+      uint32_t low = lower_op2(&t, SpvOpBitwiseAnd, L->size_type, any, mask);
+      uint32_t aligned = lower_op2(&t, SpvOpIEqual, L->bool_type, low, L->zero);
       gac_build_ops(&t, SpvOpBranchConditional, 0, 0, GAC_ID(aligned), GAC_ID(gac_block_label(loop_from)),
                     GAC_ID(gac_block_label(next_test)));
       test = next_test;
@@ -338,7 +248,7 @@ static uint32_t lower_cooperative(lowering *L, copy_plan *p, gac_block *pre, gac
 
 /* After every OpGroupWaitEvents: a barrier over both memories, so that what
  * other work-items copied is visible. */
-static void barrier_after_waits(lowering *L) {
+static void barrier_after_waits(gac_lowering *L) {
   uint32_t uint = gac_type_int(L->m, 32, 0);
   uint32_t semantics = gac_constant_int(L->m, uint, SpvMemorySemanticsSequentiallyConsistentMask |
                                                        SpvMemorySemanticsWorkgroupMemoryMask |
@@ -391,18 +301,9 @@ bool gac_lower_async_copies(gac_module *m, const char *arg, gac_diag *diag) {
   if (count == 0)
     return false;
 
-  uint32_t addressing = gac_module_addressing_model(m);
-  uint32_t width = addressing == SpvAddressingModelPhysical32 ? 32 : 64;
   gac_require_capability(m, SpvCapabilityInt8);
-  lowering L = {.m = m};
-  L.size_type = gac_type_int(m, width, 0);
-  L.bool_type = gac_type_bool(m);
-  L.uchar_type = gac_type_int(m, 8, 0);
-  L.event_type = gac_type_event(m);
-  L.zero = gac_constant_int(m, L.size_type, 0);
-  L.one = gac_constant_int(m, L.size_type, 1);
-  L.scope_workgroup = gac_constant_int(m, gac_type_int(m, 32, 0), SpvScopeWorkgroup);
-
+  gac_lowering L;
+  gac_lowering_init(&L, m);
   gac_inst **copies = malloc(count * sizeof(gac_inst *));
   size_t n = 0;
   gac_foreach_async_copy(i, m) copies[n++] = i;
@@ -423,12 +324,12 @@ bool gac_lower_async_copies(gac_module *m, const char *arg, gac_diag *diag) {
     gac_builder b = gac_builder_before(m, inst);
     p.src = as_bytes(&L, &b, p.k.source, &p.src_ptr_type);
     p.dst = as_bytes(&L, &b, p.k.destination, &p.dst_ptr_type);
-    p.line_bytes = mul(&L, &b, p.k.num_elements_per_line, p.k.num_bytes_per_element);
-    p.total_lines = mul(&L, &b, p.k.num_planes, p.k.num_lines);
-    p.empty = known_zero(&L, p.k.num_elements_per_line) || known_zero(&L, p.k.num_bytes_per_element) ||
-              known_zero(&L, p.k.num_lines) || known_zero(&L, p.k.num_planes);
+    p.line_bytes = lower_mul(&L, &b, p.k.num_elements_per_line, p.k.num_bytes_per_element);
+    p.total_lines = lower_mul(&L, &b, p.k.num_planes, p.k.num_lines);
+    p.empty = lower_known_zero(&L, p.k.num_elements_per_line) || lower_known_zero(&L, p.k.num_bytes_per_element) ||
+              lower_known_zero(&L, p.k.num_lines) || lower_known_zero(&L, p.k.num_planes);
     uint64_t per_line, bpe;
-    if (known(&L, p.k.num_elements_per_line, &per_line) && known(&L, p.k.num_bytes_per_element, &bpe))
+    if (lower_known(&L, p.k.num_elements_per_line, &per_line) && lower_known(&L, p.k.num_bytes_per_element, &bpe))
       p.line_bytes_known = per_line * bpe;
     uint32_t result = inst->result_id;
     gac_inst_remove(m, inst);

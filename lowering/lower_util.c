@@ -1,0 +1,97 @@
+/* Helpers shared by the lowering passes: arithmetic on the size type,
+ * constants known at compile time, counted loops. */
+#include <spirv/unified1/spirv.h>
+
+#include "lower_util.h"
+
+uint32_t lower_op2(gac_builder *b, uint16_t opcode, uint32_t type, uint32_t x, uint32_t y) {
+  return gac_build_ops(b, opcode, type, GAC_NEW_ID, GAC_ID(x), GAC_ID(y))->result_id;
+}
+
+uint32_t lower_mul(const gac_lowering *L, gac_builder *b, uint32_t x, uint32_t y) {
+  return lower_op2(b, SpvOpIMul, L->size_type, x, y);
+}
+
+uint32_t lower_add(const gac_lowering *L, gac_builder *b, uint32_t x, uint32_t y) {
+  return lower_op2(b, SpvOpIAdd, L->size_type, x, y);
+}
+
+/* The value of an integer OpConstant (or OpConstantNull), if id is one. */
+bool lower_known(const gac_lowering *L, uint32_t id, uint64_t *value) {
+  gac_inst *def = gac_def(L->m, id);
+  if (def && def->opcode == SpvOpConstantNull) {
+    *value = 0;
+    return true;
+  }
+  if (!def || def->opcode != SpvOpConstant || def->num_words < 4)
+    return false;
+  *value = def->words[3] | (def->num_words > 4 ? (uint64_t)def->words[4] << 32 : 0);
+  return true;
+}
+
+bool lower_known_zero(const gac_lowering *L, uint32_t id) {
+  uint64_t v;
+  return lower_known(L, id, &v) && v == 0;
+}
+
+/* x, or 1 where x is 0: a divisor that cannot be zero. The loops that
+ * divide never run when it is 0, but a division by a constant 0 in code that
+ * does not run is still undefined to LLVM (PoCL crashed on such a kernel). */
+uint32_t lower_nonzero(gac_lowering *L, gac_builder *b, uint32_t x) {
+  gac_inst *def = gac_def(L->m, x);
+  if (def && def->opcode == SpvOpConstant && def->words[3] != 0)
+    return x;
+  uint32_t is_zero = lower_op2(b, SpvOpIEqual, L->bool_type, x, L->zero);
+  return gac_build_ops(b, SpvOpSelect, L->size_type, GAC_NEW_ID, GAC_ID(is_zero), GAC_ID(L->one), GAC_ID(x))->result_id;
+}
+
+/* A counted loop `for (i = first; i < count; i += step) body(i)` between
+ * `from` (which gets the branch into it) and `exit`. Returns the body block's
+ * builder through *body and the counter through *counter; the caller fills the
+ * body and then calls loop_close. */
+
+gac_loop lower_loop_open(gac_lowering *L, gac_block *from, gac_block *exit, uint32_t first, uint32_t count,
+                      uint32_t carried_type, uint32_t carried_in) {
+  gac_module *m = L->m;
+  gac_loop lp = {0};
+  lp.header = gac_block_create(m, from->function, from);
+  lp.body = gac_block_create(m, from->function, lp.header);
+  lp.next_counter = gac_module_new_id(m);
+  gac_builder f = gac_builder_at_end(m, &from->insts);
+  gac_build_ops(&f, SpvOpBranch, 0, 0, GAC_ID(gac_block_label(lp.header)));
+  gac_builder h = gac_builder_at_end(m, &lp.header->insts);
+  lp.counter = gac_build_ops(&h, SpvOpPhi, L->size_type, GAC_NEW_ID, GAC_ID(first),
+                             GAC_ID(gac_block_label(from)), GAC_ID(lp.next_counter),
+                             GAC_ID(gac_block_label(lp.body)))->result_id;
+  if (carried_type) {
+    lp.next_carried = gac_module_new_id(m);
+    lp.carried = gac_build_ops(&h, SpvOpPhi, carried_type, GAC_NEW_ID, GAC_ID(carried_in),
+                               GAC_ID(gac_block_label(from)), GAC_ID(lp.next_carried),
+                               GAC_ID(gac_block_label(lp.body)))->result_id;
+  }
+  uint32_t more = lower_op2(&h, SpvOpULessThan, L->bool_type, lp.counter, count);
+  gac_build_ops(&h, SpvOpBranchConditional, 0, 0, GAC_ID(more), GAC_ID(gac_block_label(lp.body)),
+                GAC_ID(gac_block_label(exit)));
+  return lp;
+}
+
+/* Ends the body: counter += step, back to the header. The body may have
+ * grown into several blocks; `last` is the one that ends it. */
+void lower_loop_close(gac_lowering *L, const gac_loop *lp, gac_block *last, uint32_t step) {
+  gac_builder b = gac_builder_at_end(L->m, &last->insts);
+  gac_build_ops(&b, SpvOpIAdd, L->size_type, lp->next_counter, GAC_ID(lp->counter), GAC_ID(step));
+  gac_build_ops(&b, SpvOpBranch, 0, 0, GAC_ID(gac_block_label(lp->header)));
+}
+
+
+void gac_lowering_init(gac_lowering *L, gac_module *m) {
+  uint32_t width = gac_module_addressing_model(m) == SpvAddressingModelPhysical32 ? 32 : 64;
+  L->m = m;
+  L->size_type = gac_type_int(m, width, 0);
+  L->bool_type = gac_type_bool(m);
+  L->uchar_type = gac_type_int(m, 8, 0);
+  L->event_type = gac_type_event(m);
+  L->zero = gac_constant_int(m, L->size_type, 0);
+  L->one = gac_constant_int(m, L->size_type, 1);
+  L->scope_workgroup = gac_constant_int(m, gac_type_int(m, 32, 0), SpvScopeWorkgroup);
+}
