@@ -343,9 +343,9 @@ static bool run_transpose(const ocl *o, size_t n, double *ms, char *why, size_t 
   return run_float_kernel(o, k, args, 5, 2, global, local, in, out, want, n * n, ms, why, why_len);
 }
 
-static bool run_double_buffer(const ocl *o, size_t rows, size_t cols, size_t count, size_t groups, size_t local,
-                              double *ms, char *why, size_t why_len) {
-  cl_kernel k = load_kernel(o, "compute", "double_buffer", why, why_len);
+static bool run_double_buffer(const ocl *o, const char *kernel, size_t rows, size_t cols, size_t count,
+                              size_t groups, size_t local, double *ms, char *why, size_t why_len) {
+  cl_kernel k = load_kernel(o, "compute", kernel, why, why_len);
   if (!k)
     return false;
   size_t pitch = cols + 3, in_n = groups * count * rows * pitch, out_n = groups * count * rows;
@@ -457,10 +457,14 @@ int main(int argc, char **argv) {
   row("stencil", "5-point, 64x64 floats, 16x16 tiles with halo, l=16x16", ok, ms, why);
   ok = run_transpose(&o, 64, &ms, why, sizeof why);
   row("transpose", "64x64 floats through local memory, 16x16 tiles, l=16x16", ok, ms, why);
-  ok = run_double_buffer(&o, 8, 29, 6, 5, 17, &ms, why, sizeof why);
+  ok = run_double_buffer(&o, "double_buffer", 8, 29, 6, 5, 17, &ms, why, sizeof why);
   row("double_buffer", "6 tiles of 8x29 floats per group, prefetch next, g=5 l=17", ok, ms, why);
-  ok = run_double_buffer(&o, 32, 64, 3, 2, 256, &ms, why, sizeof why);
+  ok = run_double_buffer(&o, "double_buffer", 32, 64, 3, 2, 256, &ms, why, sizeof why);
   row("double_buffer", "3 tiles of 32x64 floats per group, prefetch next, g=2 l=256", ok, ms, why);
+  ok = run_double_buffer(&o, "queued_double_buffer", 8, 29, 6, 5, 17, &ms, why, sizeof why);
+  row("queued_dbuf", "as above through async queue 0: commit, wait(0, 1), g=5 l=17", ok, ms, why);
+  ok = run_double_buffer(&o, "queued_double_buffer", 16, 8, 1, 3, 64, &ms, why, sizeof why);
+  row("queued_dbuf", "one tile only: wait(0, 0) at once, g=3 l=64", ok, ms, why);
 
   printf("* enqueue to finish, including PoCL's compilation on a kernel's first launch with a local size\n");
   printf("%u passed, %u failed\n", passed, failed);

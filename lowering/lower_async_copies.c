@@ -296,10 +296,15 @@ bool gac_lower_async_copies(gac_module *m, const char *arg, gac_diag *diag) {
   strategy strat;
   if (!parse_arg(arg, &strat, diag))
     return false;
+  /* Queues first: their waits are OpGroupWaitEvents, which the cooperative
+   * strategy follows with barriers below. */
+  bool queues = gac_lower_async_queues(m, NULL, diag);
+  if (gac_diag_has_errors(diag))
+    return false;
   size_t count = 0;
   gac_foreach_async_copy(i, m) count++;
   if (count == 0)
-    return false;
+    return queues;
 
   gac_require_capability(m, SpvCapabilityInt8);
   gac_lowering L;

@@ -1,24 +1,34 @@
-/* --raise-async-copies: calls to the cl_khr_extended_async_copies builtins,
- * as clang-15 + llvm-spirv-15 emit them for include/gac/cl/extended_async_copies.h
- * (OpFunctionCall of an Import-linkage declaration named
- * _Z30gac_async_work_group_copy_2D2D... or ..._3D3D..., any mangling of the
- * overloads), become GroupAsyncCopy2D2D/3D3D; the declarations go. The
- * builtins' parameters are in the order of the instructions' operands. */
+/* --raise-async-copies: calls to the builtins of include/gac/cl/extended_async_copies.h,
+ * as clang-15 + llvm-spirv-15 emit them (OpFunctionCall of an Import-linkage
+ * declaration, any mangling of the overloads), become instructions:
+ *   _Z30gac_async_work_group_copy_2D2D...  GroupAsyncCopy2D2D
+ *   _Z30gac_async_work_group_copy_3D3D...  GroupAsyncCopy3D3D
+ *   _Z16gac_async_commit...                AsyncCommit (NonSemantic.Gac.AsyncPipeline)
+ *   _Z14gac_async_wait...                  AsyncWait
+ * and the declarations go. The builtins' parameters are in the order of the
+ * instructions' operands. */
 #include <stdlib.h>
 #include <string.h>
 
 #include <spirv/unified1/spirv.h>
 
 #include "gac/async_copy.h"
+#include "gac/async_pipeline.h"
 #include "gac/builder.h"
 #include "lowering.h"
 
-static const struct {
+typedef struct builtin {
   const char *prefix;
-  gac_async_copy_op op;
-} builtins[] = {
-    {"_Z30gac_async_work_group_copy_2D2D", GAC_GROUP_ASYNC_COPY_2D2D},
-    {"_Z30gac_async_work_group_copy_3D3D", GAC_GROUP_ASYNC_COPY_3D3D},
+  const char *set;   /* the instruction set */
+  uint32_t op;       /* the instruction number in it */
+  unsigned num_args;
+} builtin;
+
+static const builtin builtins[] = {
+    {"_Z30gac_async_work_group_copy_2D2D", GAC_ASYNC_COPIES_SET, GAC_GROUP_ASYNC_COPY_2D2D, 10},
+    {"_Z30gac_async_work_group_copy_3D3D", GAC_ASYNC_COPIES_SET, GAC_GROUP_ASYNC_COPY_3D3D, 13},
+    {"_Z16gac_async_commit", GAC_ASYNC_PIPELINE_SET, GAC_ASYNC_COMMIT, 2},
+    {"_Z14gac_async_wait", GAC_ASYNC_PIPELINE_SET, GAC_ASYNC_WAIT, 2},
 };
 
 /* The import name of a declared function, from its LinkageAttributes. */
@@ -31,23 +41,31 @@ static const char *import_name(const gac_module *m, uint32_t function) {
   return NULL;
 }
 
-static const gac_async_copy_info *builtin_of(const gac_module *m, const gac_function *f) {
+static const builtin *builtin_of(const gac_module *m, const gac_function *f) {
   if (f->first_block)
     return NULL;
   const char *name = import_name(m, f->def->result_id);
   for (unsigned i = 0; name && i < sizeof builtins / sizeof builtins[0]; i++)
     if (strncmp(name, builtins[i].prefix, strlen(builtins[i].prefix)) == 0)
-      return gac_async_copy_info_for(builtins[i].op);
+      return &builtins[i];
   return NULL;
 }
 
-static void raise_call(gac_module *m, const gac_async_copy_info *info, gac_inst *call) {
-  gac_async_copy k = {.op = info->op, .result_type = call->type_id, .result = call->result_id};
-  for (unsigned i = 0; i < info->num_operands; i++)
-    *gac_async_copy_field(&k, &info->operands[i]) = gac_operand_word(call, 3 + i);
+/* The call becomes the instruction, with the same result id and the call's
+ * arguments as its operands. */
+static void raise_call(gac_module *m, const builtin *bi, gac_inst *call) {
+  if (m->version < 0x00010600)
+    gac_require_extension(m, "SPV_KHR_non_semantic_info");
+  gac_op ops[2 + 16];
+  unsigned n = 0;
+  ops[n++] = GAC_ID(gac_require_ext_inst_import(m, bi->set));
+  ops[n++] = GAC_LIT(bi->op);
+  for (unsigned i = 0; i < bi->num_args; i++)
+    ops[n++] = GAC_ID(gac_operand_word(call, 3 + i));
+  uint32_t type = call->type_id, result = call->result_id;
   gac_builder b = gac_builder_after(m, call);
-  gac_inst_remove(m, call); /* frees the result id for the copy */
-  gac_async_copy_build(&b, &k);
+  gac_inst_remove(m, call); /* frees the result id */
+  gac_build(&b, SpvOpExtInst, type, result, ops, n);
 }
 
 bool gac_raise_async_copies(gac_module *m, const char *arg, gac_diag *diag) {
@@ -55,7 +73,7 @@ bool gac_raise_async_copies(gac_module *m, const char *arg, gac_diag *diag) {
   bool progress = false;
   for (gac_function *f = m->first_function, *next; f; f = next) {
     next = f->next;
-    const gac_async_copy_info *info = builtin_of(m, f);
+    const builtin *info = builtin_of(m, f);
     if (!info)
       continue;
     uint32_t id = f->def->result_id;
@@ -66,10 +84,10 @@ bool gac_raise_async_copies(gac_module *m, const char *arg, gac_diag *diag) {
       gac_inst *user = u->inst;
       if (user->opcode != SpvOpFunctionCall)
         continue;
-      if (user->num_operands != 3 + info->num_operands) {
+      if (user->num_operands != 3 + info->num_args) {
         gac_diag_add(diag, GAC_ERROR, user->offset, user->result_id, "raise.arguments",
                      "OpFunctionCall of %s passes %u arguments; the builtin takes %u",
-                     import_name(m, id), user->num_operands - 3, info->num_operands);
+                     import_name(m, id), user->num_operands - 3, info->num_args);
         bad++;
         continue;
       }

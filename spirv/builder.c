@@ -106,6 +106,8 @@ static uint32_t unique_global(gac_module *m, uint16_t opcode, uint32_t type_id, 
       inst->operands[i].kind = GAC_OPERAND_ID;
   if (opcode == SpvOpTypePointer)
     inst->operands[2].kind = GAC_OPERAND_ID;
+  if (opcode == SpvOpTypeArray)
+    inst->operands[1].kind = inst->operands[2].kind = GAC_OPERAND_ID;
   if (inst->list && b.module->uses_built) {
     /* Re-link so the ids just marked are on their use lists. */
     gac_inst_unlink(m, inst);
@@ -128,6 +130,10 @@ uint32_t gac_type_float(gac_module *m, uint32_t width) {
 
 uint32_t gac_type_vector(gac_module *m, uint32_t component, uint32_t count) {
   return unique_global(m, SpvOpTypeVector, 0, (uint32_t[]){component, count}, 2);
+}
+
+uint32_t gac_type_array(gac_module *m, uint32_t element, uint32_t length) {
+  return unique_global(m, SpvOpTypeArray, 0, (uint32_t[]){element, length}, 2);
 }
 
 uint32_t gac_type_pointer(gac_module *m, uint32_t storage_class, uint32_t pointee) {

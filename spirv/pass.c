@@ -18,6 +18,10 @@ static const gac_pass_info passes[] = {
     {"lower-async-copies",
      "=opencl[,strategy=lines|cooperative|serial]: lower GroupAsyncCopy2D2D/3D3D to core SPIR-V for OpenCL",
      gac_lower_async_copies},
+    {"lower-async-queues",
+     "=opencl: lower AsyncCommit/AsyncWait (NonSemantic.Gac.AsyncPipeline) to rings of events "
+     "(--lower-async-copies does this first by itself)",
+     gac_lower_async_queues},
     {NULL, NULL, NULL},
 };
 

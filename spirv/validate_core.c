@@ -19,6 +19,7 @@
 #include <spirv/unified1/spirv.h>
 
 #include "gac/async_copy.h"
+#include "gac/async_pipeline.h"
 #include "gac/validate.h"
 #include "internal.h"
 
@@ -167,6 +168,7 @@ bool gac_validate_core(const gac_module *m, int target_env, gac_diag *diag) {
 
 bool gac_validate(const gac_module *m, const gac_validate_options *opts, gac_diag *diag) {
   bool ok = gac_validate_async_copies(m, diag);
+  ok = gac_validate_async_pipeline(m, diag) && ok;
   if (!opts || opts->core)
     ok = gac_validate_core(m, opts ? opts->target_env : -1, diag) && ok;
   return ok;

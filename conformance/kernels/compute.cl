@@ -52,3 +52,32 @@ kernel void double_buffer(global const float *in, global float *out, ulong rows,
     barrier(CLK_LOCAL_MEM_FENCE);
   }
 }
+
+/* The same with an async queue (NonSemantic.Gac.AsyncPipeline): each
+ * prefetch is committed to queue 0, and the wait lets at most one group (the
+ * prefetch just issued) stay in flight: the RFC's async_wait_queue(0, 1). */
+kernel void queued_double_buffer(global const float *in, global float *out, ulong rows, ulong cols,
+                                 ulong pitch, ulong count, local float *buf) {
+  ulong base = get_group_id(0) * count * rows * pitch;
+  size_t lid = get_local_id(0), lsize = get_local_size(0);
+  gac_async_commit(0, async_work_group_copy_2D2D(buf, 0, in, base, sizeof(float), cols, rows, pitch, cols, 0));
+  for (ulong i = 0; i < count; i++) {
+    local float *cur = buf + (i & 1) * rows * cols;
+    if (i + 1 < count) {
+      gac_async_commit(0, async_work_group_copy_2D2D(buf, ((i + 1) & 1) * rows * cols, in,
+                                                     base + (i + 1) * rows * pitch, sizeof(float), cols, rows,
+                                                     pitch, cols, 0));
+      gac_async_wait(0, 1);
+    } else {
+      gac_async_wait(0, 0);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (size_t r = lid; r < rows; r += lsize) {
+      float s = 0;
+      for (ulong c = 0; c < cols; c++)
+        s += cur[r * cols + c];
+      out[(get_group_id(0) * count + i) * rows + r] = s;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+}

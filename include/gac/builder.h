@@ -46,6 +46,7 @@ uint32_t gac_type_int(gac_module *m, uint32_t width, uint32_t signedness);
 uint32_t gac_type_float(gac_module *m, uint32_t width);
 uint32_t gac_type_event(gac_module *m);
 uint32_t gac_type_vector(gac_module *m, uint32_t component, uint32_t count);
+uint32_t gac_type_array(gac_module *m, uint32_t element, uint32_t length /* a constant's id */);
 uint32_t gac_type_pointer(gac_module *m, uint32_t storage_class, uint32_t pointee);
 uint32_t gac_type_function(gac_module *m, uint32_t ret, const uint32_t *params, unsigned n);
 uint32_t gac_constant_int(gac_module *m, uint32_t type, uint64_t value);

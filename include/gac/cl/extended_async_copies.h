@@ -33,6 +33,14 @@ event_t GAC_OVERLOAD gac_async_work_group_copy_3D3D(
     size_t num_planes, size_t src_total_line_length, size_t src_total_plane_area,
     size_t dst_total_line_length, size_t dst_total_plane_area, event_t event);
 
+/* Async queues (NonSemantic.Gac.AsyncPipeline, docs/ASYNC_PIPELINE.md):
+ * commit the group of copies that share `event` to queue `queue` (a
+ * constant), and wait until at most `in_flight` of the most recently committed
+ * groups of the queue are in flight. Met by the whole work-group, like the
+ * copies. */
+void GAC_OVERLOAD gac_async_commit(uint queue, event_t event);
+void GAC_OVERLOAD gac_async_wait(uint queue, uint in_flight);
+
 #define async_work_group_copy_2D2D gac_async_work_group_copy_2D2D
 #define async_work_group_copy_3D3D gac_async_work_group_copy_3D3D
 

@@ -1,0 +1,197 @@
+/* --lower-async-queues: AsyncCommit/AsyncWait of NonSemantic.Gac.AsyncPipeline
+ * to core SPIR-V for OpenCL (docs/ASYNC_PIPELINE.md).
+ *
+ * Per function and queue: a ring of K events and two counters, c (groups
+ * committed) and w (groups waited for), all Function variables; every
+ * work-item keeps the same values, since the instructions are met by the
+ * whole work-group with the same operands.
+ *   commit(q, e): if c - w == K, wait for group w first (its slot is needed;
+ *                 waiting early is always allowed); ring[c % K] = e; c += 1.
+ *   wait(q, N):   for g in [w, c - N): OpGroupWaitEvents(ring[g % K]);
+ *                 w = max(w, c - N). Exactly the groups older than the N
+ *                 most recent are waited for, N constant or not.
+ * K is one more than the largest constant N of the function's waits (at
+ * least 2, at most 16), or 8 when an N is a runtime value. The cooperative
+ * copy lowering then puts its barrier after each OpGroupWaitEvents. */
+#include <stdlib.h>
+
+#include <spirv/unified1/spirv.h>
+
+#include "gac/async_pipeline.h"
+#include "gac/pass.h"
+#include "lower_util.h"
+#include "lowering.h"
+
+enum { MAX_QUEUES = 32, MIN_RING = 2, MAX_RING = 16, RUNTIME_RING = 8 };
+
+typedef struct queue_state {
+  uint32_t number;
+  uint32_t ring, committed, waited; /* Function variables */
+} queue_state;
+
+typedef struct function_lowering {
+  gac_lowering *L;
+  gac_function *f;
+  uint32_t ring_size;      /* K, a size-type constant */
+  uint64_t ring_size_value;
+  uint32_t event_ptr, size_ptr, uint32, num_events;
+  queue_state queues[MAX_QUEUES];
+  unsigned num_queues;
+} function_lowering;
+
+static uint32_t load(function_lowering *F, gac_builder *b, uint32_t var) {
+  return gac_build_ops(b, SpvOpLoad, F->L->size_type, GAC_NEW_ID, GAC_ID(var))->result_id;
+}
+
+static void store(gac_builder *b, uint32_t var, uint32_t value) {
+  gac_build_ops(b, SpvOpStore, 0, 0, GAC_ID(var), GAC_ID(value));
+}
+
+/* The ring slot of group g: a pointer to ring[g % K]. */
+static uint32_t slot(function_lowering *F, gac_builder *b, queue_state *q, uint32_t g) {
+  uint32_t index = lower_op2(b, SpvOpUMod, F->L->size_type, g, F->ring_size);
+  return gac_build_ops(b, SpvOpAccessChain, F->event_ptr, GAC_NEW_ID, GAC_ID(q->ring), GAC_ID(index))->result_id;
+}
+
+static void wait_for(function_lowering *F, gac_builder *b, queue_state *q, uint32_t g) {
+  gac_build_ops(b, SpvOpGroupWaitEvents, 0, 0, GAC_ID(F->L->scope_workgroup), GAC_ID(F->num_events),
+                GAC_ID(slot(F, b, q, g)));
+}
+
+/* The state of queue `number`, its variables made at the top of the function. */
+static queue_state *queue(function_lowering *F, uint32_t number) {
+  for (unsigned i = 0; i < F->num_queues; i++)
+    if (F->queues[i].number == number)
+      return &F->queues[i];
+  gac_module *m = F->L->m;
+  queue_state *q = &F->queues[F->num_queues++];
+  q->number = number;
+  gac_inst *first = F->f->first_block->insts.first->next;
+  while (first && first->opcode == SpvOpVariable)
+    first = first->next;
+  gac_builder b = first ? gac_builder_before(m, first) : gac_builder_at_end(m, &F->f->first_block->insts);
+  uint32_t array_ptr = gac_type_pointer(m, SpvStorageClassFunction, gac_type_array(m, F->L->event_type, F->ring_size));
+  q->ring = gac_build_ops(&b, SpvOpVariable, array_ptr, GAC_NEW_ID, GAC_LIT(SpvStorageClassFunction))->result_id;
+  q->committed = gac_build_ops(&b, SpvOpVariable, F->size_ptr, GAC_NEW_ID, GAC_LIT(SpvStorageClassFunction),
+                               GAC_ID(F->L->zero))->result_id;
+  q->waited = gac_build_ops(&b, SpvOpVariable, F->size_ptr, GAC_NEW_ID, GAC_LIT(SpvStorageClassFunction),
+                            GAC_ID(F->L->zero))->result_id;
+  return q;
+}
+
+static void lower_commit(function_lowering *F, gac_inst *inst, queue_state *q) {
+  gac_module *m = F->L->m;
+  gac_lowering *L = F->L;
+  uint32_t event = inst->words[GAC_PIPELINE_VALUE_WORD];
+  gac_block *pre = gac_inst_block(inst);
+  gac_block *rest = gac_block_split_after(m, inst);
+  gac_block *make_room = gac_block_create(m, pre->function, pre);
+  gac_block *push = gac_block_create(m, pre->function, make_room);
+  gac_builder b = gac_builder_at_end(m, &pre->insts);
+  uint32_t c = load(F, &b, q->committed), w = load(F, &b, q->waited);
+  uint32_t full = lower_op2(&b, SpvOpIEqual, L->bool_type, lower_op2(&b, SpvOpISub, L->size_type, c, w), F->ring_size);
+  gac_build_ops(&b, SpvOpBranchConditional, 0, 0, GAC_ID(full), GAC_ID(gac_block_label(make_room)),
+                GAC_ID(gac_block_label(push)));
+  gac_builder r = gac_builder_at_end(m, &make_room->insts);
+  wait_for(F, &r, q, w);
+  store(&r, q->waited, lower_add(L, &r, w, L->one));
+  gac_build_ops(&r, SpvOpBranch, 0, 0, GAC_ID(gac_block_label(push)));
+  gac_builder p = gac_builder_at_end(m, &push->insts);
+  gac_build_ops(&p, SpvOpStore, 0, 0, GAC_ID(slot(F, &p, q, c)), GAC_ID(event));
+  store(&p, q->committed, lower_add(L, &p, c, L->one));
+  gac_build_ops(&p, SpvOpBranch, 0, 0, GAC_ID(gac_block_label(rest)));
+  gac_inst_remove(m, inst);
+}
+
+static void lower_wait(function_lowering *F, gac_inst *inst, queue_state *q) {
+  gac_module *m = F->L->m;
+  gac_lowering *L = F->L;
+  uint32_t n = inst->words[GAC_PIPELINE_VALUE_WORD];
+  gac_block *pre = gac_inst_block(inst);
+  gac_block *rest = gac_block_split_after(m, inst);
+  gac_block *done = gac_block_create(m, pre->function, pre);
+  gac_builder b = gac_builder_at_end(m, &pre->insts);
+  /* In Flight in the size type. */
+  gac_inst *n_type = gac_def(m, gac_def(m, n)->type_id);
+  if (n_type->words[2] != gac_def(m, L->size_type)->words[2])
+    n = gac_build_ops(&b, SpvOpUConvert, L->size_type, GAC_NEW_ID, GAC_ID(n))->result_id;
+  uint32_t c = load(F, &b, q->committed), w = load(F, &b, q->waited);
+  uint32_t some_older = lower_op2(&b, SpvOpUGreaterThan, L->bool_type, c, n);
+  uint32_t target = gac_build_ops(&b, SpvOpSelect, L->size_type, GAC_NEW_ID, GAC_ID(some_older),
+                                  GAC_ID(lower_op2(&b, SpvOpISub, L->size_type, c, n)), GAC_ID(L->zero))->result_id;
+  gac_loop lp = lower_loop_open(L, pre, done, w, target, 0, 0);
+  gac_builder body = gac_builder_at_end(m, &lp.body->insts);
+  wait_for(F, &body, q, lp.counter);
+  lower_loop_close(L, &lp, lp.body, L->one);
+  gac_builder d = gac_builder_at_end(m, &done->insts);
+  uint32_t later = lower_op2(&d, SpvOpUGreaterThan, L->bool_type, target, w);
+  store(&d, q->waited, gac_build_ops(&d, SpvOpSelect, L->size_type, GAC_NEW_ID, GAC_ID(later), GAC_ID(target),
+                                     GAC_ID(w))->result_id);
+  gac_build_ops(&d, SpvOpBranch, 0, 0, GAC_ID(gac_block_label(rest)));
+  gac_inst_remove(m, inst);
+}
+
+static bool lower_function(gac_lowering *L, gac_function *f, gac_diag *diag) {
+  gac_module *m = L->m;
+  size_t count = 0;
+  uint64_t largest = 0;
+  bool runtime = false;
+  gac_foreach_block(b, f) {
+    gac_foreach_inst(i, &b->insts) {
+      uint32_t op = gac_async_pipeline_op_of(m, i);
+      if (!op)
+        continue;
+      count++;
+      uint64_t n;
+      if (op == GAC_ASYNC_WAIT && lower_known(L, i->words[GAC_PIPELINE_VALUE_WORD], &n))
+        largest = n > largest ? n : largest;
+      else if (op == GAC_ASYNC_WAIT)
+        runtime = true;
+    }
+  }
+  if (count == 0)
+    return true;
+  function_lowering F = {.L = L, .f = f};
+  F.ring_size_value = largest + 1 < MIN_RING ? MIN_RING : largest + 1 > MAX_RING ? MAX_RING : largest + 1;
+  if (runtime && F.ring_size_value < RUNTIME_RING)
+    F.ring_size_value = RUNTIME_RING;
+  F.ring_size = gac_constant_int(m, L->size_type, F.ring_size_value);
+  F.event_ptr = gac_type_pointer(m, SpvStorageClassFunction, L->event_type);
+  F.size_ptr = gac_type_pointer(m, SpvStorageClassFunction, L->size_type);
+  F.num_events = gac_constant_int(m, gac_type_int(m, 32, 0), 1);
+  gac_inst **insts = malloc(count * sizeof *insts);
+  size_t n = 0;
+  gac_foreach_block(b, f) {
+    gac_foreach_inst(i, &b->insts) if (gac_async_pipeline_op_of(m, i)) insts[n++] = i;
+  }
+  bool ok = true;
+  for (size_t k = 0; k < n && ok; k++) {
+    gac_inst *i = insts[k];
+    uint64_t number;
+    if (!lower_known(L, i->words[GAC_PIPELINE_QUEUE_WORD], &number) || F.num_queues == MAX_QUEUES) {
+      gac_diag_add(diag, GAC_ERROR, i->offset, 0, "lower.queue", "cannot lower: the queue is not a constant, or "
+                   "the function uses more than %d queues (run --validate)", MAX_QUEUES);
+      ok = false;
+      break;
+    }
+    queue_state *q = queue(&F, (uint32_t)number);
+    if (i->words[GAC_PIPELINE_OP_WORD] == GAC_ASYNC_COMMIT)
+      lower_commit(&F, i, q);
+    else
+      lower_wait(&F, i, q);
+  }
+  free(insts);
+  return ok;
+}
+
+bool gac_lower_async_queues(gac_module *m, const char *arg, gac_diag *diag) {
+  (void)arg;
+  if (!gac_find_ext_inst_import(m, GAC_ASYNC_PIPELINE_SET))
+    return false;
+  gac_lowering L;
+  gac_lowering_init(&L, m);
+  bool ok = true;
+  gac_foreach_function(f, m) ok = lower_function(&L, f, diag) && ok;
+  gac_pass_find("remove-unused-imports")->run(m, NULL, diag);
+  return ok;
+}

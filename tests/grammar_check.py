@@ -1,0 +1,26 @@
+#!/usr/bin/env python3
+"""grammar_check.py GRAMMAR HEADER: the instruction numbers and operand counts
+of NonSemantic.Gac.AsyncPipeline's grammar file match include/gac/async_pipeline.h."""
+import json
+import re
+import sys
+
+grammar, header = sys.argv[1], sys.argv[2]
+insts = {i["opname"]: i for i in json.load(open(grammar))["instructions"]}
+text = open(header).read()
+expect = {"AsyncCommit": "GAC_ASYNC_COMMIT", "AsyncWait": "GAC_ASYNC_WAIT"}
+failed = 0
+for opname, enum in expect.items():
+    m = re.search(r"\b%s = (\d+)" % enum, text)
+    ok = opname in insts and m and int(m.group(1)) == insts[opname]["opcode"] and len(insts[opname]["operands"]) == 2
+    print("%s %s" % ("PASS" if ok else "FAIL", opname))
+    failed += not ok
+words = re.search(r"GAC_PIPELINE_NUM_WORDS = (\d+)", text)
+ok = words and int(words.group(1)) == 5 + 2
+print("%s word count" % ("PASS" if ok else "FAIL"))
+failed += not ok
+extra = set(insts) - set(expect)
+print("%s no instruction the header lacks%s" % ("FAIL" if extra else "PASS", (": %s" % extra) if extra else ""))
+failed += bool(extra)
+print("%d passed, %d failed" % (4 - failed, failed))
+sys.exit(1 if failed else 0)
