@@ -1,5 +1,5 @@
-/* Text: SPIRV-Tools' disassembler and assembler, with the GroupAsyncCopies
- * instructions rewritten between their numeric form (which SPIRV-Tools knows)
+/* Text: SPIRV-Tools' disassembler and assembler, with the instructions of
+ * GroupAsyncCopies and of gac's AsyncPipeline set rewritten between their numeric form (which SPIRV-Tools knows)
  * and their named form (which people read):
  *   %20 = OpExtInst %6 %1 1 %11 %12 ...
  *   %20 = OpExtInst %6 %1 GroupAsyncCopy2D2D Destination=%11 DestinationOffset=%12 ...
@@ -14,6 +14,7 @@
 #include <spirv/unified1/spirv.h>
 
 #include "gac/async_copy.h"
+#include "gac/async_pipeline.h"
 #include "gac/text.h"
 #include "internal.h"
 
@@ -22,7 +23,40 @@ enum { MAX_TOKENS = 64, MAX_SETS = 8 };
 typedef struct token {
   const char *s;
   size_t n;
+  unsigned set; /* for an import's id: which of named_sets it imports */
 } token;
+
+/* The sets printed and parsed by name; their tables come from their grammars. */
+extern const gac_async_copy_info gac_async_copy_infos[], gac_async_pipeline_infos[];
+extern const unsigned gac_async_copy_num_infos, gac_async_pipeline_num_infos;
+
+typedef struct named_set {
+  const char *name;
+  const gac_async_copy_info *infos;
+  const unsigned *num_infos;
+} named_set;
+
+static const named_set named_sets[] = {
+    {GAC_ASYNC_COPIES_SET, gac_async_copy_infos, &gac_async_copy_num_infos},
+    {GAC_ASYNC_PIPELINE_SET, gac_async_pipeline_infos, &gac_async_pipeline_num_infos},
+};
+enum { NUM_NAMED_SETS = sizeof named_sets / sizeof named_sets[0] };
+
+static const gac_async_copy_info *info_by_number(unsigned set, uint32_t op) {
+  for (unsigned i = 0; i < *named_sets[set].num_infos; i++)
+    if (named_sets[set].infos[i].op == op)
+      return &named_sets[set].infos[i];
+  return NULL;
+}
+
+static const gac_async_copy_info *info_by_name(unsigned set, const char *name, size_t len) {
+  for (unsigned i = 0; i < *named_sets[set].num_infos; i++) {
+    const char *n = named_sets[set].infos[i].name;
+    if (strlen(n) == len && memcmp(n, name, len) == 0)
+      return &named_sets[set].infos[i];
+  }
+  return NULL;
+}
 
 /* Walks a text line by line. A literal string may span lines; the lines it
  * continues on are not instructions (continued). Header comments are the
@@ -77,7 +111,7 @@ static unsigned tokenize(const char *line, size_t len, token *t) {
         i++;
     }
     if (n < MAX_TOKENS)
-      t[n] = (token){line + start, i - start};
+      t[n] = (token){line + start, i - start, 0};
     n++;
   }
   return n;
@@ -104,28 +138,38 @@ static bool next_line(line_iter *it) {
 
 static bool tok_is(token t, const char *s) { return t.n == strlen(s) && memcmp(t.s, s, t.n) == 0; }
 
-static bool tok_in(token t, const token *set, unsigned n) {
+/* The named set t imports (an index into named_sets), or -1. */
+static int set_of(token t, const token *sets, unsigned n) {
   for (unsigned i = 0; i < n; i++)
-    if (t.n == set[i].n && memcmp(t.s, set[i].s, t.n) == 0)
-      return true;
-  return false;
+    if (t.n == sets[i].n && memcmp(t.s, sets[i].s, t.n) == 0)
+      return (int)sets[i].set;
+  return -1;
 }
 
-/* The ids (as text tokens) naming the GroupAsyncCopies import in a text. */
+/* The ids (as text tokens) naming imports of the named sets in a text. */
 static unsigned find_set_tokens(const char *text, size_t len, token *sets) {
   unsigned n = 0;
   for (line_iter it = lines_of(text, len); next_line(&it);) {
-    if (it.nt == 4 && tok_is(it.t[1], "=") && tok_is(it.t[2], "OpExtInstImport") &&
-        tok_is(it.t[3], "\"" GAC_ASYNC_COPIES_SET "\"") && n < MAX_SETS)
-      sets[n++] = it.t[0];
+    if (it.nt != 4 || !tok_is(it.t[1], "=") || !tok_is(it.t[2], "OpExtInstImport") || n == MAX_SETS)
+      continue;
+    for (unsigned s = 0; s < NUM_NAMED_SETS; s++) {
+      const char *name = named_sets[s].name;
+      size_t nl = strlen(name);
+      if (it.t[3].n == nl + 2 && memcmp(it.t[3].s + 1, name, nl) == 0) {
+        sets[n] = it.t[0];
+        sets[n++].set = s;
+      }
+    }
   }
   return n;
 }
 
-/* `%r = OpExtInst %type %set <instruction> ...` with %set one of the set's imports. */
-static bool is_set_ext_inst(const line_iter *it, const token *sets, unsigned num_sets) {
-  return it->nt >= 6 && it->nt <= MAX_TOKENS && tok_is(it->t[1], "=") && tok_is(it->t[2], "OpExtInst") &&
-         tok_in(it->t[4], sets, num_sets);
+/* For `%r = OpExtInst %type %set <instruction> ...` with %set an import of a
+ * named set: that set's index; else -1. */
+static int named_ext_inst(const line_iter *it, const token *sets, unsigned num_sets) {
+  if (it->nt < 6 || it->nt > MAX_TOKENS || !tok_is(it->t[1], "=") || !tok_is(it->t[2], "OpExtInst"))
+    return -1;
+  return set_of(it->t[4], sets, num_sets);
 }
 
 /* Copies the line's indentation and its first five tokens ("%r = OpExtInst %t %s "). */
@@ -139,14 +183,14 @@ static void put_ext_inst_prefix(gac_strbuf *out, const line_iter *it) {
 
 /* ---- disassembly ---- */
 
-static void print_named_copy(gac_strbuf *out, const line_iter *it) {
+static void print_named(gac_strbuf *out, const line_iter *it, unsigned set) {
   const gac_async_copy_info *info = NULL;
   char *end;
   unsigned long number = strtoul(it->t[5].s, &end, 10);
   if (end == it->t[5].s + it->t[5].n)
-    info = gac_async_copy_info_for((uint32_t)number);
+    info = info_by_number(set, (uint32_t)number);
   if (!info || it->nt - 6 != info->num_operands) {
-    gac_strbuf_append(out, it->line, it->line_len); /* malformed copies stay numeric */
+    gac_strbuf_append(out, it->line, it->line_len); /* malformed instructions stay numeric */
     return;
   }
   put_ext_inst_prefix(out, it);
@@ -182,8 +226,8 @@ bool gac_disassemble(const uint32_t *words, size_t num_words, char **text_out, g
     size_t gl = sizeof generator_line - 1;
     if (it.in_header && it.line_len >= gl && memcmp(it.line, generator_line, gl) == 0) {
       gac_strbuf_printf(&out, "; Generator: 0x%08x (%.*s)", generator, (int)(it.line_len - gl), it.line + gl);
-    } else if (is_set_ext_inst(&it, sets, num_sets)) {
-      print_named_copy(&out, &it);
+    } else if (named_ext_inst(&it, sets, num_sets) >= 0) {
+      print_named(&out, &it, (unsigned)named_ext_inst(&it, sets, num_sets));
     } else {
       gac_strbuf_append(&out, it.line, it.line_len);
     }
@@ -222,9 +266,9 @@ static void read_header_comment(const line_iter *it, header_comments *h) {
   }
 }
 
-/* Rewrites a named copy to numeric form; false (with diag) on a bad operand label. */
-static bool rewrite_named_copy(gac_strbuf *out, const line_iter *it, gac_diag *diag) {
-  const gac_async_copy_info *info = gac_async_copy_info_by_name(it->t[5].s, it->t[5].n);
+/* Rewrites a named instruction to numeric form; false (with diag) on a bad operand label. */
+static bool rewrite_named(gac_strbuf *out, const line_iter *it, unsigned set, gac_diag *diag) {
+  const gac_async_copy_info *info = info_by_name(set, it->t[5].s, it->t[5].n);
   if (!info) {
     gac_strbuf_append(out, it->line, it->line_len);
     return true; /* numeric, or unknown: SPIRV-Tools will say */
@@ -281,8 +325,9 @@ bool gac_assemble(const char *text, size_t len, uint32_t **words_out, size_t *nu
   for (line_iter it = lines_of(text, len); ok && next_line(&it);) {
     if (it.in_header)
       read_header_comment(&it, &h);
-    if (is_set_ext_inst(&it, sets, num_sets))
-      ok = rewrite_named_copy(&numeric, &it, diag);
+    int set = named_ext_inst(&it, sets, num_sets);
+    if (set >= 0)
+      ok = rewrite_named(&numeric, &it, (unsigned)set, diag);
     else
       gac_strbuf_append(&numeric, it.line, it.line_len);
     gac_strbuf_puts(&numeric, "\n");

@@ -5,18 +5,20 @@
 // RUN: llvm-spirv-15 %t.bc -o %t.spv
 // RUN: gac-opt --raise-async-copies --validate %t.spv -o %t.raised.spv
 // RUN: gac-opt --print %t.raised.spv | FileCheck --check-prefix=RAISED %s
+// RUN: gac-opt --print %t.raised.spv | gac-as - -o %t.again.spv
+// RUN: cmp %t.raised.spv %t.again.spv
 // RUN: gac-opt --lower-async-copies=opencl --validate --target-env=opencl1.2 %t.raised.spv -o %t.lowered.spv
 // RUN: spirv-val --target-env opencl1.2 %t.lowered.spv
 // RUN: gac-opt --print %t.lowered.spv | FileCheck --check-prefix=LOWERED %s
 // RAISED: [[SET:%[0-9]+]] = OpExtInstImport "NonSemantic.Gac.AsyncPipeline"
-// RAISED: OpExtInst %{{[0-9]+}} [[SET]] 1 [[Q:%[0-9]+]] %{{[0-9]+}}
-// RAISED: OpExtInst %{{[0-9]+}} [[SET]] 2 [[Q]] %{{[0-9]+}}
-// RAISED: OpExtInst %{{[0-9]+}} [[SET]] 2 [[Q]] %{{[0-9]+}}
+// RAISED: OpExtInst %{{[0-9]+}} [[SET]] AsyncCommit Queue=[[Q:%[0-9]+]] Event=%{{[0-9]+}}
+// RAISED: OpExtInst %{{[0-9]+}} [[SET]] AsyncWait Queue=[[Q]] InFlight=%{{[0-9]+}}
+// RAISED: OpExtInst %{{[0-9]+}} [[SET]] AsyncWait Queue=[[Q]] InFlight=%{{[0-9]+}}
 // LOWERED-NOT: NonSemantic
 // LOWERED-DAG: [[EIGHT:%[0-9]+]] = OpConstant %{{[0-9]+}} 8
 // LOWERED-DAG: OpTypeArray %{{[0-9]+}} [[EIGHT]]
 // LOWERED: OpGroupWaitEvents
-// LOWERED-NOT: OpExtInst {{.*}} 1 %
+// LOWERED-NOT: Async{{Commit|Wait}}
 kernel void q(global float *in, global float *out, local float *buf, uint n) {
   for (uint i = 0; i < 4; i++)
     gac_async_commit(0, async_work_group_copy_2D2D(buf, i * 16, in, i * 16, 4, 16, 1, 16, 16, 0));
