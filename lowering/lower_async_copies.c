@@ -26,7 +26,9 @@
 
 #include "gac/async_copy.h"
 #include "gac/builder.h"
+#include "gac/async_pipeline.h"
 #include "gac/pass.h"
+#include "gac/validate.h"
 #include "lower_util.h"
 #include "lowering.h"
 
@@ -295,6 +297,10 @@ static bool parse_arg(const char *arg, strategy *s, gac_diag *diag) {
 bool gac_lower_async_copies(gac_module *m, const char *arg, gac_diag *diag) {
   strategy strat;
   if (!parse_arg(arg, &strat, diag))
+    return false;
+  /* Only what follows the sets' rules is lowered: anything else would give a
+   * silently wrong module. */
+  if (!gac_validate_async_copies(m, diag) || !gac_validate_async_pipeline(m, diag))
     return false;
   /* Queues first: their waits are OpGroupWaitEvents, which the cooperative
    * strategy follows with barriers below. */

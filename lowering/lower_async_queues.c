@@ -19,6 +19,7 @@
 
 #include "gac/async_pipeline.h"
 #include "gac/pass.h"
+#include "gac/validate.h"
 #include "lower_util.h"
 #include "lowering.h"
 
@@ -188,6 +189,8 @@ bool gac_lower_async_queues(gac_module *m, const char *arg, gac_diag *diag) {
   (void)arg;
   if (!gac_find_ext_inst_import(m, GAC_ASYNC_PIPELINE_SET))
     return false;
+  if (!gac_validate_async_pipeline(m, diag))
+    return false; /* lowering what breaks the rules would give a wrong module */
   gac_lowering L;
   gac_lowering_init(&L, m);
   bool ok = true;
