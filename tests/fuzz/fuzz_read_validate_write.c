@@ -38,10 +38,11 @@ static bool same_words(const uint32_t *a, size_t na, const uint32_t *b, size_t n
 
 static void find_known_gap(gac_inst *inst, void *user) {
   const char **gap = user;
-  /* Integer types wider than 64 bits, floats other than 16, 32 or 64 bits:
-   *    SPIRV-Tools disassembles their constants but will not assemble them. */
+  /* Integer widths other than 8, 16, 32, 64, float widths other than 16, 32,
+   * 64: SPIRV-Tools disassembles their constants but will not assemble them
+   * (a 2-bit type holding the literal 4, for one). */
   uint32_t width = inst->num_words > 2 ? inst->words[2] : 0;
-  if (inst->opcode == SpvOpTypeInt && (width == 0 || width > 64))
+  if (inst->opcode == SpvOpTypeInt && width != 8 && width != 16 && width != 32 && width != 64)
     *gap = "integer width";
   if (inst->opcode == SpvOpTypeFloat && width != 16 && width != 32 && width != 64)
     *gap = "float width";
