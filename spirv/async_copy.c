@@ -12,18 +12,27 @@ extern const unsigned gac_async_copy_num_infos;
 /* OpExtInst words: header, result type, result, set, instruction, operands... */
 enum { EXT_SET_WORD = 3, EXT_NUMBER_WORD = 4, EXT_FIRST_OPERAND_WORD = 5 };
 
-const gac_async_copy_info *gac_async_copy_info_for(uint32_t op) {
-  for (unsigned i = 0; i < gac_async_copy_num_infos; i++)
-    if (gac_async_copy_infos[i].op == op)
-      return &gac_async_copy_infos[i];
+const gac_async_copy_info *gac_ext_info_by_number(const gac_async_copy_info *infos, unsigned n, uint32_t op) {
+  for (unsigned i = 0; i < n; i++)
+    if (infos[i].op == op)
+      return &infos[i];
   return NULL;
 }
 
-const gac_async_copy_info *gac_async_copy_info_by_name(const char *name, size_t len) {
-  for (unsigned i = 0; i < gac_async_copy_num_infos; i++)
-    if (strlen(gac_async_copy_infos[i].name) == len && memcmp(gac_async_copy_infos[i].name, name, len) == 0)
-      return &gac_async_copy_infos[i];
+const gac_async_copy_info *gac_ext_info_by_name(const gac_async_copy_info *infos, unsigned n, const char *name,
+                                                size_t len) {
+  for (unsigned i = 0; i < n; i++)
+    if (strlen(infos[i].name) == len && memcmp(infos[i].name, name, len) == 0)
+      return &infos[i];
   return NULL;
+}
+
+const gac_async_copy_info *gac_async_copy_info_for(uint32_t op) {
+  return gac_ext_info_by_number(gac_async_copy_infos, gac_async_copy_num_infos, op);
+}
+
+const gac_async_copy_info *gac_async_copy_info_by_name(const char *name, size_t len) {
+  return gac_ext_info_by_name(gac_async_copy_infos, gac_async_copy_num_infos, name, len);
 }
 
 bool gac_is_async_copy_inst(const gac_module *m, const gac_inst *inst) {

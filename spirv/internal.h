@@ -31,6 +31,13 @@ gac_function *gac_function_append(gac_module *m, gac_inst *def);
 /* Appends a block to f, headed by the OpLabel `label`. */
 gac_block *gac_block_append(gac_module *m, gac_function *f, gac_inst *label);
 
+/* An extended instruction's info in a generated table, by number or name. */
+struct gac_async_copy_info;
+const struct gac_async_copy_info *gac_ext_info_by_number(const struct gac_async_copy_info *infos, unsigned n,
+                                                         uint32_t op);
+const struct gac_async_copy_info *gac_ext_info_by_name(const struct gac_async_copy_info *infos, unsigned n,
+                                                       const char *name, size_t len);
+
 /* Which section a module-scope opcode belongs to. */
 gac_section gac_section_of_opcode(uint16_t opcode);
 bool gac_opcode_is_terminator(uint16_t opcode);

@@ -62,6 +62,11 @@ uint32_t gac_module_new_id(gac_module *m) {
   return id;
 }
 
+const gac_inst *gac_value_type(const gac_module *m, uint32_t id) {
+  const gac_inst *def = gac_def(m, id);
+  return def && def->type_id ? gac_def(m, def->type_id) : NULL;
+}
+
 unsigned gac_inst_first_in_operand(const gac_inst *inst) {
   return (inst->type_id != 0) + (inst->result_id != 0);
 }

@@ -43,19 +43,11 @@ static const named_set named_sets[] = {
 enum { NUM_NAMED_SETS = sizeof named_sets / sizeof named_sets[0] };
 
 static const gac_async_copy_info *info_by_number(unsigned set, uint32_t op) {
-  for (unsigned i = 0; i < *named_sets[set].num_infos; i++)
-    if (named_sets[set].infos[i].op == op)
-      return &named_sets[set].infos[i];
-  return NULL;
+  return gac_ext_info_by_number(named_sets[set].infos, *named_sets[set].num_infos, op);
 }
 
 static const gac_async_copy_info *info_by_name(unsigned set, const char *name, size_t len) {
-  for (unsigned i = 0; i < *named_sets[set].num_infos; i++) {
-    const char *n = named_sets[set].infos[i].name;
-    if (strlen(n) == len && memcmp(n, name, len) == 0)
-      return &named_sets[set].infos[i];
-  }
-  return NULL;
+  return gac_ext_info_by_name(named_sets[set].infos, *named_sets[set].num_infos, name, len);
 }
 
 /* Walks a text line by line. A literal string may span lines; the lines it
@@ -223,11 +215,12 @@ bool gac_disassemble(const uint32_t *words, size_t num_words, char **text_out, g
   gac_strbuf out = {0};
   for (line_iter it = lines_of(text->str, text->length); next_line(&it);) {
     static const char generator_line[] = "; Generator: ";
+    int set;
     size_t gl = sizeof generator_line - 1;
     if (it.in_header && it.line_len >= gl && memcmp(it.line, generator_line, gl) == 0) {
       gac_strbuf_printf(&out, "; Generator: 0x%08x (%.*s)", generator, (int)(it.line_len - gl), it.line + gl);
-    } else if (named_ext_inst(&it, sets, num_sets) >= 0) {
-      print_named(&out, &it, (unsigned)named_ext_inst(&it, sets, num_sets));
+    } else if ((set = named_ext_inst(&it, sets, num_sets)) >= 0) {
+      print_named(&out, &it, (unsigned)set);
     } else {
       gac_strbuf_append(&out, it.line, it.line_len);
     }

@@ -33,11 +33,6 @@ static void report(checker *c, const gac_inst *inst, const char *what, const cha
   c->ok = false;
 }
 
-static const gac_inst *type_of(const checker *c, uint32_t id) {
-  const gac_inst *def = gac_def(c->m, id);
-  return def && def->type_id ? gac_def(c->m, def->type_id) : NULL;
-}
-
 static const char *opname(const gac_inst *i) { return i ? gac_opcode_name(i->opcode) : "nothing"; }
 
 /* The value of an integer OpConstant/OpConstantNull, or false if not constant. */
@@ -77,7 +72,7 @@ static void check_import_names(checker *c) {
 
 static void check_pointer(checker *c, const gac_inst *inst, const char *what, const char *operand,
                           uint32_t id, uint32_t want_sc, const char *rule, uint32_t *sc_out) {
-  const gac_inst *t = type_of(c, id);
+  const gac_inst *t = gac_value_type(c->m, id);
   *sc_out = ~0u;
   if (!t || t->opcode != SpvOpTypePointer) {
     report(c, inst, what, rule, "operand '%s' (%%%u) must be an OpTypePointer value, but its type is %s",
@@ -101,7 +96,7 @@ static void check_pointer(checker *c, const gac_inst *inst, const char *what, co
 
 static void check_size_operand(checker *c, const gac_inst *inst, const char *what, const char *operand,
                                uint32_t id) {
-  const gac_inst *t = type_of(c, id);
+  const gac_inst *t = gac_value_type(c->m, id);
   uint32_t want = c->addressing == SpvAddressingModelPhysical32 ? 32 : 64;
   if (c->addressing != SpvAddressingModelPhysical32 && c->addressing != SpvAddressingModelPhysical64)
     return; /* reported once per module */
@@ -117,7 +112,7 @@ static void check_size_operand(checker *c, const gac_inst *inst, const char *wha
 
 static void check_event_operand(checker *c, const gac_inst *inst, const char *what, uint32_t id) {
   const gac_inst *def = gac_def(c->m, id);
-  const gac_inst *t = type_of(c, id);
+  const gac_inst *t = gac_value_type(c->m, id);
   if (!t || t->opcode != SpvOpTypeEvent)
     report(c, inst, what, "GroupAsyncCopies.EventType",
            "operand 'Event' (%%%u) must be an OpTypeEvent value (OpConstantNull or an earlier "

@@ -34,15 +34,10 @@ static void report(checker *c, const gac_inst *inst, const char *rule, const cha
   c->ok = false;
 }
 
-static const gac_inst *type_of(const checker *c, uint32_t id) {
-  const gac_inst *def = gac_def(c->m, id);
-  return def && def->type_id ? gac_def(c->m, def->type_id) : NULL;
-}
-
 /* The queue number, or false if the Queue operand is not an integer constant. */
 static bool queue_number(const checker *c, const gac_inst *inst, uint32_t *q) {
   const gac_inst *def = gac_def(c->m, inst->words[GAC_PIPELINE_QUEUE_WORD]);
-  const gac_inst *t = type_of(c, inst->words[GAC_PIPELINE_QUEUE_WORD]);
+  const gac_inst *t = gac_value_type(c->m, inst->words[GAC_PIPELINE_QUEUE_WORD]);
   if (!def || def->opcode != SpvOpConstant || !t || t->opcode != SpvOpTypeInt || t->words[2] != 32)
     return false;
   *q = def->words[3];
@@ -91,7 +86,7 @@ static void check_inst(checker *c, const gac_inst *inst, queues *qs, bool record
       report(c, inst, "AsyncPipeline.ResultType", "'Result Type' must be OpTypeVoid");
     if (!gac_inst_function(inst))
       report(c, inst, "AsyncPipeline.Scope", "must appear in a function body");
-    const gac_inst *t = type_of(c, inst->words[GAC_PIPELINE_VALUE_WORD]);
+    const gac_inst *t = gac_value_type(c->m, inst->words[GAC_PIPELINE_VALUE_WORD]);
     if (op == GAC_ASYNC_COMMIT && (!t || t->opcode != SpvOpTypeEvent))
       report(c, inst, "AsyncPipeline.EventType", "operand 'Event' (%%%u) must be an OpTypeEvent value",
              inst->words[GAC_PIPELINE_VALUE_WORD]);

@@ -29,12 +29,21 @@ kernel void transpose(global const float *in, global float *out, ulong n, local 
   wait_group_events(1, &e);
 }
 
+/* Each work-item sums rows lid, lid + size, ... of a rows x cols tile. */
+void sum_rows(local const float *tile, global float *out, ulong rows, ulong cols) {
+  for (size_t r = get_local_id(0); r < rows; r += get_local_size(0)) {
+    float s = 0;
+    for (ulong c = 0; c < cols; c++)
+      s += tile[r * cols + c];
+    out[r] = s;
+  }
+}
+
 /* Double buffering: each group walks `count` tiles of `rows` x `cols` floats
  * (row pitch `pitch`), prefetching tile i+1 while it sums tile i row by row. */
 kernel void double_buffer(global const float *in, global float *out, ulong rows, ulong cols,
                           ulong pitch, ulong count, local float *buf) {
   ulong base = get_group_id(0) * count * rows * pitch;
-  size_t lid = get_local_id(0), lsize = get_local_size(0);
   event_t e = async_work_group_copy_2D2D(buf, 0, in, base, sizeof(float), cols, rows, pitch, cols, 0);
   for (ulong i = 0; i < count; i++) {
     local float *cur = buf + (i & 1) * rows * cols;
@@ -43,12 +52,7 @@ kernel void double_buffer(global const float *in, global float *out, ulong rows,
     if (i + 1 < count)
       e = async_work_group_copy_2D2D(buf, ((i + 1) & 1) * rows * cols, in, base + (i + 1) * rows * pitch,
                                      sizeof(float), cols, rows, pitch, cols, 0);
-    for (size_t r = lid; r < rows; r += lsize) {
-      float s = 0;
-      for (ulong c = 0; c < cols; c++)
-        s += cur[r * cols + c];
-      out[(get_group_id(0) * count + i) * rows + r] = s;
-    }
+    sum_rows(cur, out + (get_group_id(0) * count + i) * rows, rows, cols);
     barrier(CLK_LOCAL_MEM_FENCE);
   }
 }
@@ -59,7 +63,6 @@ kernel void double_buffer(global const float *in, global float *out, ulong rows,
 kernel void queued_double_buffer(global const float *in, global float *out, ulong rows, ulong cols,
                                  ulong pitch, ulong count, local float *buf) {
   ulong base = get_group_id(0) * count * rows * pitch;
-  size_t lid = get_local_id(0), lsize = get_local_size(0);
   gac_async_commit(0, async_work_group_copy_2D2D(buf, 0, in, base, sizeof(float), cols, rows, pitch, cols, 0));
   for (ulong i = 0; i < count; i++) {
     local float *cur = buf + (i & 1) * rows * cols;
@@ -72,12 +75,7 @@ kernel void queued_double_buffer(global const float *in, global float *out, ulon
       gac_async_wait(0, 0);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (size_t r = lid; r < rows; r += lsize) {
-      float s = 0;
-      for (ulong c = 0; c < cols; c++)
-        s += cur[r * cols + c];
-      out[(get_group_id(0) * count + i) * rows + r] = s;
-    }
+    sum_rows(cur, out + (get_group_id(0) * count + i) * rows, rows, cols);
     barrier(CLK_LOCAL_MEM_FENCE);
   }
 }

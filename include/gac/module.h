@@ -124,6 +124,8 @@ static inline gac_inst *gac_def(const gac_module *m, uint32_t id) {
   return id < m->bound && id < m->defs_capacity ? m->defs[id] : NULL;
 }
 uint32_t gac_module_new_id(gac_module *m);
+/* The type instruction of value id, or NULL if id is not a value. */
+const gac_inst *gac_value_type(const gac_module *m, uint32_t id);
 
 /* Operands. */
 static inline uint32_t gac_operand_word(const gac_inst *inst, unsigned i) {

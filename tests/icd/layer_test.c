@@ -38,21 +38,21 @@ static char *read_all(const char *path, size_t *size) {
   return d;
 }
 
-static char *platform_string(cl_platform_info p) {
+typedef cl_int (*info_query)(void *object, cl_uint param, size_t size, void *value, size_t *size_ret);
+
+/* A string-valued query, NUL-terminated and malloc'd. */
+static char *query_string(info_query query, void *object, cl_uint param) {
   size_t n = 0;
-  clGetPlatformInfo(platform, p, 0, NULL, &n);
+  query(object, param, 0, NULL, &n);
   char *s = calloc(1, n + 1);
-  clGetPlatformInfo(platform, p, n, s, NULL);
+  query(object, param, n, s, NULL);
   return s;
 }
 
-static char *device_string(cl_device_info p) {
-  size_t n = 0;
-  clGetDeviceInfo(device, p, 0, NULL, &n);
-  char *s = calloc(1, n + 1);
-  clGetDeviceInfo(device, p, n, s, NULL);
-  return s;
-}
+static cl_int platform_info(void *o, cl_uint p, size_t n, void *v, size_t *r) { return clGetPlatformInfo(o, p, n, v, r); }
+static cl_int device_info(void *o, cl_uint p, size_t n, void *v, size_t *r) { return clGetDeviceInfo(o, p, n, v, r); }
+static char *platform_string(cl_platform_info p) { return query_string(platform_info, platform, p); }
+static char *device_string(cl_device_info p) { return query_string(device_info, device, p); }
 
 static void test_extensions(void) {
   char *p = platform_string(CL_PLATFORM_EXTENSIONS), *d = device_string(CL_DEVICE_EXTENSIONS);
