@@ -5,6 +5,8 @@
  *   _Z30gac_async_work_group_copy_3D3D...  GroupAsyncCopy3D3D
  *   _Z16gac_async_commit...                AsyncCommit (NonSemantic.Gac.AsyncPipeline)
  *   _Z14gac_async_wait...                  AsyncWait
+ *   _Z17gac_pipeline_loop...               PipelineLoop
+ *   _Z18gac_pipeline_stage...              PipelineStatement
  * and the declarations go. The builtins' parameters are in the order of the
  * instructions' operands. */
 #include <stdlib.h>
@@ -29,6 +31,8 @@ static const builtin builtins[] = {
     {"_Z30gac_async_work_group_copy_3D3D", GAC_ASYNC_COPIES_SET, GAC_GROUP_ASYNC_COPY_3D3D, 13},
     {"_Z16gac_async_commit", GAC_ASYNC_PIPELINE_SET, GAC_ASYNC_COMMIT, 2},
     {"_Z14gac_async_wait", GAC_ASYNC_PIPELINE_SET, GAC_ASYNC_WAIT, 2},
+    {"_Z17gac_pipeline_loop", GAC_ASYNC_PIPELINE_SET, GAC_PIPELINE_LOOP, 1},
+    {"_Z18gac_pipeline_stage", GAC_ASYNC_PIPELINE_SET, GAC_PIPELINE_STATEMENT, 2},
 };
 
 /* The import name of a declared function, from its LinkageAttributes. */
