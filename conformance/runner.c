@@ -364,6 +364,50 @@ static bool run_double_buffer(const ocl *o, const char *kernel, size_t rows, siz
   return run_float_kernel(o, k, args, 7, 1, &global, &local, in, out, want, out_n, ms, why, why_len);
 }
 
+/* ---- software-pipelined kernels (kernels/pipelined.cl) ---- */
+
+#define TS 16
+
+static bool run_matmul(const ocl *o, const char *program, size_t n, double *ms, char *why, size_t why_len) {
+  cl_kernel k = load_kernel(o, program, "matmul", why, why_len);
+  if (!k)
+    return false;
+  float *a = small_ints(2 * n * n, 6), *c = calloc(n * n, sizeof(float)), *want = malloc(n * n * sizeof(float));
+  const float *b = a + n * n;
+  for (size_t y = 0; y < n; y++)
+    for (size_t x = 0; x < n; x++) {
+      float s = 0;
+      for (size_t i = 0; i < n; i++)
+        s += a[y * n + i] * b[i * n + x];
+      want[y * n + x] = s;
+    }
+  arg args[] = {BUF(a, n * n * sizeof(float)), BUF(a + n * n, n * n * sizeof(float)), BUF(c, n * n * sizeof(float)),
+                I32(n)};
+  size_t global[2] = {n, n}, local[2] = {TS, TS};
+  return run_float_kernel(o, k, args, 4, 2, global, local, a, c, want, n * n, ms, why, why_len);
+}
+
+/* Rows then columns, weights 1/4 1/2 1/4, over `count` tiles per group. */
+static bool run_tiled_stencil(const ocl *o, const char *program, size_t n, size_t count, double *ms, char *why,
+                              size_t why_len) {
+  cl_kernel k = load_kernel(o, program, "stencil", why, why_len);
+  if (!k)
+    return false;
+  size_t height = n * count, pitch = n + 2, in_n = (height + 2) * pitch;
+  float *in = small_ints(in_n, 7), *out = calloc(n * height, sizeof(float)), *want = malloc(n * height * sizeof(float));
+  float *rows = malloc(in_n * sizeof(float));
+  for (size_t y = 0; y < height + 2; y++)
+    for (size_t x = 0; x < n; x++)
+      rows[y * pitch + x] = 0.25f * in[y * pitch + x] + 0.5f * in[y * pitch + x + 1] + 0.25f * in[y * pitch + x + 2];
+  for (size_t y = 0; y < height; y++)
+    for (size_t x = 0; x < n; x++)
+      want[y * n + x] = 0.25f * rows[y * pitch + x] + 0.5f * rows[(y + 1) * pitch + x] + 0.25f * rows[(y + 2) * pitch + x];
+  free(rows);
+  arg args[] = {BUF(in, in_n * sizeof(float)), BUF(out, n * height * sizeof(float)), I32(n), I32(count)};
+  size_t global[2] = {n, TS * (height / (TS * count))}, local[2] = {TS, TS};
+  return run_float_kernel(o, k, args, 4, 2, global, local, in, out, want, n * height, ms, why, why_len);
+}
+
 /* ---- the table ---- */
 
 static unsigned passed, failed;
@@ -465,6 +509,29 @@ int main(int argc, char **argv) {
   row("queued_dbuf", "as above through async queue 0: commit, wait(0, 1), g=5 l=17", ok, ms, why);
   ok = run_double_buffer(&o, "queued_double_buffer", 16, 8, 1, 3, 64, &ms, why, sizeof why);
   row("queued_dbuf", "one tile only: wait(0, 0) at once, g=3 l=64", ok, ms, why);
+
+  /* Each pipelined build and the unpipelined one against the same host
+   * reference: long loops, and loops shorter than the pipeline (those take
+   * the loop as written). */
+  static const char *const pipelined[] = {"unpipelined", "pipelined-s2", "pipelined-s3", "pipelined-s4"};
+  for (size_t i = 0; i < sizeof pipelined / sizeof pipelined[0]; i++) {
+    static const size_t sizes[] = {128, 32, 16};
+    for (size_t j = 0; j < sizeof sizes / sizeof sizes[0]; j++) {
+      char params[160];
+      snprintf(params, sizeof params, "%s: %zux%zu floats, %zu tiles of 16x16 per group", pipelined[i], sizes[j],
+               sizes[j], sizes[j] / TS);
+      ok = run_matmul(&o, pipelined[i], sizes[j], &ms, why, sizeof why);
+      row("matmul", params, ok, ms, why);
+    }
+    static const size_t counts[] = {9, 2, 1};
+    for (size_t j = 0; j < sizeof counts / sizeof counts[0]; j++) {
+      char params[160];
+      snprintf(params, sizeof params, "%s: 2x2 groups of %zu 16x16 tiles each (with halo), rows then columns",
+               pipelined[i], counts[j]);
+      ok = run_tiled_stencil(&o, pipelined[i], 32, counts[j], &ms, why, sizeof why);
+      row("stencil_tiles", params, ok, ms, why);
+    }
+  }
 
   printf("* enqueue to finish, including PoCL's compilation on a kernel's first launch with a local size\n");
   printf("%u passed, %u failed\n", passed, failed);

@@ -146,9 +146,11 @@ bool gac_bridge_il(const void *il, size_t size, unsigned char **bc, size_t *bc_s
   gac_validate_options vopts = {.core = true, .target_env = -1};
   if (!ok)
     *log = diag_text(&d, "gac layer: the IL is not a SPIR-V module gac can read:");
-  else if (!gac_validate(m, &vopts, &d))
+  /* llvm-spirv-15 orders some loops' blocks against SPIR-V's rule: fix that first. */
+  else if (!run_pass(m, "sort-blocks", NULL, &d) || !gac_validate(m, &vopts, &d))
     *log = diag_text(&d, "gac layer: the SPIR-V module is invalid:");
-  else if (!run_pass(m, "raise-async-copies", NULL, &d) || !run_pass(m, "lower-async-copies", lower_arg, &d))
+  else if (!run_pass(m, "raise-async-copies", NULL, &d) || !run_pass(m, "pipeline-loops", NULL, &d) ||
+           !run_pass(m, "lower-async-copies", lower_arg, &d))
     *log = diag_text(&d, "gac layer: lowering failed:");
   else if (!gac_validate(m, &vopts, &d))
     *log = diag_text(&d, "gac layer: internal error: the lowered module is invalid:");

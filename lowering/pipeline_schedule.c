@@ -40,6 +40,13 @@ static void push(gac_pipe_step *step, gac_pipe_action a) {
   step->actions[step->num_actions++] = a;
 }
 
+static bool committed(const simulation *sim, unsigned group_last, long iteration) {
+  for (size_t k = sim->num_commits; k-- > 0;)
+    if (sim->commits[k].group_last == group_last && sim->commits[k].iteration == iteration)
+      return true;
+  return false;
+}
+
 /* Groups committed to `queue` after the commit of `group_last` for `iteration`. */
 static unsigned committed_after(const simulation *sim, unsigned queue, unsigned group_last, long iteration) {
   size_t k = sim->num_commits;
@@ -62,10 +69,12 @@ static void simulate_step(simulation *sim, long t, long n, gac_pipe_step *out) {
     unsigned need[64];
     bool waits[64] = {false};
     for (unsigned d = 0; d < sim->num_deps; d++) {
-      if (sim->deps[d].consumer != x)
-        continue;
       unsigned p = sim->deps[d].producer, q = sim->stmts[p].stage;
-      long produced = it; /* the producer ran the same iteration, in an earlier or the same step */
+      if (sim->deps[d].consumer != x || !sim->stmts[p].async)
+        continue; /* a synchronous producer needs no wait */
+      long produced = it - (long)sim->deps[d].distance; /* committed in an earlier or the same step */
+      if (produced < 0 || !committed(sim, sim->group_last[p], produced))
+        continue;
       unsigned c = sim->unknown[q] ? 0 : committed_after(sim, q, sim->group_last[p], produced);
       if (!waits[q] || c < need[q])
         need[q] = c;
@@ -145,7 +154,8 @@ bool gac_pipe_schedule_build(gac_pipe_schedule *s, const gac_pipe_statement *stm
     rank[seq[k]] = k;
   for (unsigned d = 0; d < num_deps; d++) {
     const gac_pipe_statement *c = &stmts[deps[d].consumer], *p = &stmts[deps[d].producer];
-    if (c->stage < p->stage || (c->stage == p->stage && rank[deps[d].consumer] < rank[deps[d].producer])) {
+    if (deps[d].distance == 0 &&
+        (c->stage < p->stage || (c->stage == p->stage && rank[deps[d].consumer] < rank[deps[d].producer]))) {
       snprintf(error, error_size, "statement %u (stage %u, order %u) uses a buffer that statement %u (stage %u, "
                "order %u) writes later in the same iteration; a statement may only use what an earlier stage, or "
                "an earlier statement of its own stage, wrote", deps[d].consumer, c->stage, c->order,
@@ -161,7 +171,7 @@ bool gac_pipe_schedule_build(gac_pipe_schedule *s, const gac_pipe_statement *stm
     bool joins = k + 1 < num_stmts && stmts[x].async && stmts[seq[k + 1]].async &&
                  stmts[seq[k + 1]].stage == stmts[x].stage;
     for (unsigned d = 0; joins && d < num_deps; d++) /* it must wait for x's group: not one group */
-      joins = !(deps[d].consumer == seq[k + 1] && deps[d].producer == x);
+      joins = !(deps[d].consumer == seq[k + 1] && deps[d].producer == x && deps[d].distance == 0);
     group_last[x] = joins ? group_last[seq[k + 1]] : x;
   }
   simulation sim = {stmts, num_stmts, seq, group_last, deps, num_deps, NULL, 0, {0}, {false},
@@ -186,6 +196,10 @@ bool gac_pipe_schedule_build(gac_pipe_schedule *s, const gac_pipe_statement *stm
       free(step.actions);
     }
   }
+  /* Nothing stays in flight after the loop. */
+  for (unsigned q = 0; q < 64 && S > 0; q++)
+    if (sim.in_flight[q] > 0)
+      push(&s->epilogue[S - 1], (gac_pipe_action){GAC_PIPE_WAIT, ~0u, q, 0, sim.in_flight[q], false});
   if (!ok)
     snprintf(error, error_size, "internal: the body steps of the schedule differ");
   free(sim.commits), free(seq), free(rank), free(group_last);

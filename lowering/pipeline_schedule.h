@@ -16,7 +16,9 @@
  * producer_head - consumer_head, summed over interleaved producers). The
  * counts come from simulating the steps, so the prologue, body and epilogue
  * counts are exact; body steps must agree (they do: queue = stage makes the
- * steady state periodic) and are checked to. */
+ * steady state periodic) and are checked to. The last epilogue step ends
+ * with wait(q, 0) for every queue with groups still in flight, so nothing is
+ * pending after the loop. */
 #ifndef GAC_PIPELINE_SCHEDULE_H
 #define GAC_PIPELINE_SCHEDULE_H
 
@@ -29,16 +31,19 @@ typedef struct gac_pipe_statement {
   bool commit_unknown; /* commits under a condition: the count of its queue cannot be known */
 } gac_pipe_statement;
 
-/* consumer reads (or overwrites) a buffer that producer writes. */
+/* consumer, running iteration j, needs what producer did in iteration
+ * j - distance complete: 0 when it reads what producer wrote; the number of
+ * versions when it overwrites a buffer version that producer's async copy
+ * reads (the copy of a result out, for example). */
 typedef struct gac_pipe_dep {
-  unsigned consumer, producer;
+  unsigned consumer, producer, distance;
 } gac_pipe_dep;
 
 typedef enum gac_pipe_action_kind { GAC_PIPE_RUN, GAC_PIPE_COMMIT, GAC_PIPE_WAIT } gac_pipe_action_kind;
 
 typedef struct gac_pipe_action {
   gac_pipe_action_kind kind;
-  unsigned statement; /* RUN; COMMIT: the group's last statement; WAIT: the statement it precedes */
+  unsigned statement; /* RUN; COMMIT: the group's last statement; WAIT: the statement it precedes (~0u: the loop's end) */
   unsigned queue;     /* COMMIT, WAIT */
   unsigned count;     /* WAIT: groups left in flight */
   unsigned in_flight; /* WAIT: groups in flight just before it (for the picture) */

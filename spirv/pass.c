@@ -5,12 +5,17 @@
 #include "../lowering/lowering.h"
 
 bool gac_remove_unused_imports(gac_module *m, const char *arg, gac_diag *diag);
+bool gac_sort_blocks(gac_module *m, const char *arg, gac_diag *diag);
 
 static const gac_pass_info passes[] = {
     {"remove-unused-imports",
      "Remove OpExtInstImport instructions nothing uses, and SPV_KHR_non_semantic_info when no "
      "NonSemantic set is left",
      gac_remove_unused_imports},
+    {"sort-blocks",
+     "Order blocks so that each comes after its dominator, as SPIR-V asks (llvm-spirv-15 output "
+     "does not always)",
+     gac_sort_blocks},
     {"raise-async-copies",
      "Turn calls to the cl_khr_extended_async_copies builtins (declared by "
      "include/gac/cl/extended_async_copies.h) into GroupAsyncCopy2D2D/3D3D",
@@ -22,6 +27,11 @@ static const gac_pass_info passes[] = {
      "=opencl: lower AsyncCommit/AsyncWait (NonSemantic.Gac.AsyncPipeline) to rings of events "
      "(--lower-async-copies does this first by itself)",
      gac_lower_async_queues},
+    {"pipeline-loops",
+     "[=no-prune]: software-pipeline loops annotated with PipelineLoop/PipelineStatement into prologue, "
+     "body and epilogue, with multi-buffered Workgroup arrays and AsyncCommit/AsyncWait (no-prune keeps "
+     "waits that cannot wait)",
+     gac_pipeline_loops},
     {NULL, NULL, NULL},
 };
 

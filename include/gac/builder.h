@@ -32,6 +32,10 @@ gac_builder gac_builder_after(gac_module *m, gac_inst *inst);
 gac_inst *gac_inst_create(gac_module *m, uint16_t opcode, uint32_t type_id,
                           uint32_t result_id, const gac_op *ops, unsigned num_ops);
 
+/* A detached copy of inst whose result id and id operands (not its type)
+ * are passed through map. */
+gac_inst *gac_inst_clone(gac_module *m, const gac_inst *inst, uint32_t (*map)(void *user, uint32_t id), void *user);
+
 /* Creates and inserts; returns the instruction (result in ->result_id). */
 gac_inst *gac_build(gac_builder *b, uint16_t opcode, uint32_t type_id, uint32_t result_id,
                     const gac_op *ops, unsigned num_ops);

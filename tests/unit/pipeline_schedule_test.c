@@ -34,7 +34,7 @@ static bool build(gac_pipe_schedule *s, const gac_pipe_statement *st, unsigned n
 /* B[0] = A[i] + 1 (stage 0, async); C[i] = B[0] + 1 (stage 1). */
 static void two_stages(void) {
   gac_pipe_statement st[] = {{0, 0, true, false}, {1, 1, false, false}};
-  gac_pipe_dep d[] = {{1, 0}};
+  gac_pipe_dep d[] = {{1, 0, 0}};
   gac_pipe_schedule s;
   CHECK(build(&s, st, 2, d, 1, false));
   CHECK(s.max_stage == 1);
@@ -48,7 +48,7 @@ static void two_stages(void) {
  * queue 1 (RFC "Three stages of compute"). */
 static void three_stages_two_async(void) {
   gac_pipe_statement st[] = {{0, 0, true, false}, {1, 1, true, false}, {2, 2, false, false}};
-  gac_pipe_dep d[] = {{1, 0}, {2, 1}};
+  gac_pipe_dep d[] = {{1, 0, 0}, {2, 1, 0}};
   gac_pipe_schedule s;
   CHECK(build(&s, st, 3, d, 2, false));
   CHECK_STEP(&s.prologue[0], "s0 commit(0)");
@@ -67,7 +67,7 @@ static void three_stages_two_async(void) {
 static void gemm_four_buffers(void) {
   gac_pipe_statement st[] = {{0, 0, true, false}, {0, 1, true, false}, {2, 3, false, false},
                              {3, 2, false, false}, {3, 4, false, false}};
-  gac_pipe_dep d[] = {{2, 0}, {2, 1}, {3, 0}, {3, 1}};
+  gac_pipe_dep d[] = {{2, 0, 0}, {2, 1, 0}, {3, 0, 0}, {3, 1, 0}};
   gac_pipe_schedule s;
   CHECK(build(&s, st, 5, d, 4, false));
   CHECK(s.max_stage == 3);
@@ -92,7 +92,7 @@ static void gemm_four_buffers(void) {
  * between the two copies of stage 0, which commit separately; count 5. */
 static void interleaved_producers(void) {
   gac_pipe_statement st[] = {{0, 0, true, false}, {0, 2, true, false}, {3, 1, false, false}};
-  gac_pipe_dep d[] = {{2, 0}, {2, 1}};
+  gac_pipe_dep d[] = {{2, 0, 0}, {2, 1, 0}};
   gac_pipe_schedule s;
   CHECK(build(&s, st, 3, d, 2, false));
   CHECK_STEP(&s.prologue[0], "s0 commit(0) s1 commit(0)");
@@ -106,7 +106,7 @@ static void interleaved_producers(void) {
  * mistaken annotation [0, 0, 0, 3, 3]). */
 static void same_stage_consumer(void) {
   gac_pipe_statement st[] = {{0, 0, true, false}, {0, 1, false, false}, {1, 2, false, false}};
-  gac_pipe_dep d[] = {{1, 0}, {2, 0}};
+  gac_pipe_dep d[] = {{1, 0, 0}, {2, 0, 0}};
   gac_pipe_schedule s;
   CHECK(build(&s, st, 3, d, 2, false));
   CHECK_STEP(&s.body, "s0 commit(0) wait(0,0) s1 wait(0,1) s2");
@@ -116,7 +116,7 @@ static void same_stage_consumer(void) {
 /* A producer that commits under a condition: its queue's counts are 0. */
 static void conditional_commit(void) {
   gac_pipe_statement st[] = {{0, 0, true, true}, {1, 1, false, false}};
-  gac_pipe_dep d[] = {{1, 0}};
+  gac_pipe_dep d[] = {{1, 0, 0}};
   gac_pipe_schedule s;
   CHECK(build(&s, st, 2, d, 1, false));
   CHECK_STEP(&s.body, "s0 commit(0) wait(0,0) s1");
@@ -127,11 +127,26 @@ static void conditional_commit(void) {
 /* A consumer before its producer in the same iteration cannot be pipelined. */
 static void rejects_backward_use(void) {
   gac_pipe_statement st[] = {{1, 0, true, false}, {0, 1, false, false}};
-  gac_pipe_dep d[] = {{1, 0}};
+  gac_pipe_dep d[] = {{1, 0, 0}};
   gac_pipe_schedule s;
   char err[300];
   CHECK(!gac_pipe_schedule_build(&s, st, 2, d, 1, NULL, err, sizeof err));
   CHECK(strstr(err, "statement 1 (stage 0") != NULL);
+}
+
+/* An async copy out of a buffer a synchronous statement fills: nothing in
+ * the loop reads the copy's result, but the next write of the same version
+ * waits for the copy (distance = 2 versions), and the loop ends waiting for
+ * every group. */
+static void async_copy_out(void) {
+  gac_pipe_statement st[] = {{0, 0, false, false}, {1, 1, true, false}};
+  gac_pipe_dep d[] = {{1, 0, 0}, {0, 1, 2}};
+  gac_pipe_schedule s;
+  CHECK(build(&s, st, 2, d, 2, false));
+  CHECK_STEP(&s.prologue[0], "s0");
+  CHECK_STEP(&s.body, "wait(1,0) s0 s1 commit(1)");
+  CHECK_STEP(&s.epilogue[0], "s1 commit(1) wait(1,0)");
+  gac_pipe_schedule_free(&s);
 }
 
 int main(void) {
@@ -142,5 +157,6 @@ int main(void) {
   RUN_TEST(same_stage_consumer);
   RUN_TEST(conditional_commit);
   RUN_TEST(rejects_backward_use);
+  RUN_TEST(async_copy_out);
   return check_summary();
 }
