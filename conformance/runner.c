@@ -412,6 +412,13 @@ static bool run_tiled_stencil(const ocl *o, const char *program, size_t n, size_
 
 static unsigned passed, failed;
 
+/* GAC_CONFORMANCE_ONLY=text in the environment: run only the rows whose
+ * kernel name or parameters contain it (for working on one kernel). */
+static bool wanted(const char *kernel, const char *params) {
+  const char *only = getenv("GAC_CONFORMANCE_ONLY");
+  return !only || strstr(kernel, only) || strstr(params, only);
+}
+
 static void row(const char *kernel, const char *params, bool ok, double ms, const char *why) {
   printf("%-14s %-58s %-4s %8.2f ms%s%s\n", kernel, params, ok ? "PASS" : "FAIL", ms < 0 ? 0 : ms,
          ok ? "" : "  ", ok ? "" : why);
@@ -428,6 +435,8 @@ static void copy_row(const ocl *o, const copy_case *c) {
            (unsigned long long)c->tile.plane, (unsigned long long)c->dst.off, (unsigned long long)c->dst.line,
            (unsigned long long)c->dst.plane, (unsigned long long)c->groups, (unsigned long long)c->local);
   double ms = -1;
+  if (!wanted(c->name, params))
+    return;
   bool ok = run_copy(o, c, &ms, why, sizeof why);
   row(c->name, params, ok, ms, why);
 }
@@ -491,24 +500,29 @@ int main(int argc, char **argv) {
     snprintf(params, sizeof params, "%s: %zu-byte %zux%zu line %zu, shared event, %s branch, g=%zu l=%zu",
              c->program, c->elem, c->per_line, c->lines, c->src_line, c->flip ? "then" : "else", c->groups, c->local);
     double ms = -1;
+    if (!wanted("shapes", params))
+      continue;
     bool ok = run_shapes(&o, c, &ms, why, sizeof why);
     row("shapes", params, ok, ms, why);
   }
 
   char why[512] = "";
   double ms = -1;
-  bool ok = run_stencil(&o, 64, &ms, why, sizeof why);
-  row("stencil", "5-point, 64x64 floats, 16x16 tiles with halo, l=16x16", ok, ms, why);
-  ok = run_transpose(&o, 64, &ms, why, sizeof why);
-  row("transpose", "64x64 floats through local memory, 16x16 tiles, l=16x16", ok, ms, why);
-  ok = run_double_buffer(&o, "double_buffer", 8, 29, 6, 5, 17, &ms, why, sizeof why);
-  row("double_buffer", "6 tiles of 8x29 floats per group, prefetch next, g=5 l=17", ok, ms, why);
-  ok = run_double_buffer(&o, "double_buffer", 32, 64, 3, 2, 256, &ms, why, sizeof why);
-  row("double_buffer", "3 tiles of 32x64 floats per group, prefetch next, g=2 l=256", ok, ms, why);
-  ok = run_double_buffer(&o, "queued_double_buffer", 8, 29, 6, 5, 17, &ms, why, sizeof why);
-  row("queued_dbuf", "as above through async queue 0: commit, wait(0, 1), g=5 l=17", ok, ms, why);
-  ok = run_double_buffer(&o, "queued_double_buffer", 16, 8, 1, 3, 64, &ms, why, sizeof why);
-  row("queued_dbuf", "one tile only: wait(0, 0) at once, g=3 l=64", ok, ms, why);
+  bool ok;
+  /* One row of the table: runs `call` unless GAC_CONFORMANCE_ONLY excludes it. */
+#define ROW(kernel, params, call)                                                                            \
+  do {                                                                                                       \
+    if (wanted((kernel), (params))) {                                                                        \
+      ok = (call);                                                                                           \
+      row((kernel), (params), ok, ms, why);                                                                  \
+    }                                                                                                        \
+  } while (0)
+  ROW("stencil", "5-point, 64x64 floats, 16x16 tiles with halo, l=16x16", run_stencil(&o, 64, &ms, why, sizeof why));
+  ROW("transpose", "64x64 floats through local memory, 16x16 tiles, l=16x16", run_transpose(&o, 64, &ms, why, sizeof why));
+  ROW("double_buffer", "6 tiles of 8x29 floats per group, prefetch next, g=5 l=17", run_double_buffer(&o, "double_buffer", 8, 29, 6, 5, 17, &ms, why, sizeof why));
+  ROW("double_buffer", "3 tiles of 32x64 floats per group, prefetch next, g=2 l=256", run_double_buffer(&o, "double_buffer", 32, 64, 3, 2, 256, &ms, why, sizeof why));
+  ROW("queued_dbuf", "as above through async queue 0: commit, wait(0, 1), g=5 l=17", run_double_buffer(&o, "queued_double_buffer", 8, 29, 6, 5, 17, &ms, why, sizeof why));
+  ROW("queued_dbuf", "one tile only: wait(0, 0) at once, g=3 l=64", run_double_buffer(&o, "queued_double_buffer", 16, 8, 1, 3, 64, &ms, why, sizeof why));
 
   /* Each pipelined build and the unpipelined one against the same host
    * reference: long loops, and loops shorter than the pipeline (those take
@@ -520,6 +534,8 @@ int main(int argc, char **argv) {
       char params[160];
       snprintf(params, sizeof params, "%s: %zux%zu floats, %zu tiles of 16x16 per group", pipelined[i], sizes[j],
                sizes[j], sizes[j] / TS);
+      if (!wanted("matmul", params))
+        continue;
       ok = run_matmul(&o, pipelined[i], sizes[j], &ms, why, sizeof why);
       row("matmul", params, ok, ms, why);
     }
@@ -528,6 +544,8 @@ int main(int argc, char **argv) {
       char params[160];
       snprintf(params, sizeof params, "%s: 2x2 groups of %zu 16x16 tiles each (with halo), rows then columns",
                pipelined[i], counts[j]);
+      if (!wanted("stencil_tiles", params))
+        continue;
       ok = run_tiled_stencil(&o, pipelined[i], 32, counts[j], &ms, why, sizeof why);
       row("stencil_tiles", params, ok, ms, why);
     }

@@ -248,8 +248,8 @@ static uint32_t lower_cooperative(gac_lowering *L, copy_plan *p, gac_block *pre,
   return event;
 }
 
-/* After every OpGroupWaitEvents: a barrier over both memories, so that what
- * other work-items copied is visible. */
+/* After every OpGroupWaitEvents (or run of them): a barrier over both
+ * memories, so that what other work-items copied is visible. */
 static void barrier_after_waits(gac_lowering *L) {
   uint32_t uint = gac_type_int(L->m, 32, 0);
   uint32_t semantics = gac_constant_int(L->m, uint, SpvMemorySemanticsSequentiallyConsistentMask |
@@ -258,7 +258,8 @@ static void barrier_after_waits(gac_lowering *L) {
   gac_foreach_function(f, L->m) {
     gac_foreach_block(blk, f) {
       gac_foreach_inst(i, &blk->insts) {
-        if (i->opcode != SpvOpGroupWaitEvents)
+        /* One barrier after a run of waits (a queue's wait is two). */
+        if (i->opcode != SpvOpGroupWaitEvents || (i->next && i->next->opcode == SpvOpGroupWaitEvents))
           continue;
         gac_builder b = gac_builder_after(L->m, i);
         gac_build_ops(&b, SpvOpControlBarrier, 0, 0, GAC_ID(L->scope_workgroup), GAC_ID(L->scope_workgroup),

@@ -55,11 +55,6 @@ static uint32_t slot(function_lowering *F, gac_builder *b, queue_state *q, uint3
   return gac_build_ops(b, SpvOpAccessChain, F->event_ptr, GAC_NEW_ID, GAC_ID(q->ring), GAC_ID(index))->result_id;
 }
 
-static void wait_for(function_lowering *F, gac_builder *b, queue_state *q, uint32_t g) {
-  gac_build_ops(b, SpvOpGroupWaitEvents, 0, 0, GAC_ID(F->L->scope_workgroup), GAC_ID(F->num_events),
-                GAC_ID(slot(F, b, q, g)));
-}
-
 /* The state of queue `number`, its variables made at the top of the function. */
 static queue_state *queue(function_lowering *F, uint32_t number) {
   for (unsigned i = 0; i < F->num_queues; i++)
@@ -81,27 +76,24 @@ static queue_state *queue(function_lowering *F, uint32_t number) {
   return q;
 }
 
+/* commit(q, e): when the ring is full, group w is waited for first; as one
+ * OpGroupWaitEvents of 0 or 1 events, so there is no branch (a barrier under
+ * a branch costs PoCL much compile time). */
 static void lower_commit(function_lowering *F, gac_inst *inst, queue_state *q) {
   gac_module *m = F->L->m;
   gac_lowering *L = F->L;
   uint32_t event = inst->words[GAC_PIPELINE_VALUE_WORD];
-  gac_block *pre = gac_inst_block(inst);
-  gac_block *rest = gac_block_split_after(m, inst);
-  gac_block *make_room = gac_block_create(m, pre->function, pre);
-  gac_block *push = gac_block_create(m, pre->function, make_room);
-  gac_builder b = gac_builder_at_end(m, &pre->insts);
+  gac_builder b = gac_builder_before(m, inst);
   uint32_t c = load(F, &b, q->committed), w = load(F, &b, q->waited);
   uint32_t full = lower_op2(&b, SpvOpIEqual, L->bool_type, lower_op2(&b, SpvOpISub, L->size_type, c, w), F->ring_size);
-  gac_build_ops(&b, SpvOpBranchConditional, 0, 0, GAC_ID(full), GAC_ID(gac_block_label(make_room)),
-                GAC_ID(gac_block_label(push)));
-  gac_builder r = gac_builder_at_end(m, &make_room->insts);
-  wait_for(F, &r, q, w);
-  store(&r, q->waited, lower_add(L, &r, w, L->one));
-  gac_build_ops(&r, SpvOpBranch, 0, 0, GAC_ID(gac_block_label(push)));
-  gac_builder p = gac_builder_at_end(m, &push->insts);
-  gac_build_ops(&p, SpvOpStore, 0, 0, GAC_ID(slot(F, &p, q, c)), GAC_ID(event));
-  store(&p, q->committed, lower_add(L, &p, c, L->one));
-  gac_build_ops(&p, SpvOpBranch, 0, 0, GAC_ID(gac_block_label(rest)));
+  uint32_t u32 = gac_type_int(m, 32, 0);
+  uint32_t num = gac_build_ops(&b, SpvOpSelect, u32, GAC_NEW_ID, GAC_ID(full), GAC_ID(gac_constant_int(m, u32, 1)),
+                               GAC_ID(gac_constant_int(m, u32, 0)))->result_id;
+  gac_build_ops(&b, SpvOpGroupWaitEvents, 0, 0, GAC_ID(L->scope_workgroup), GAC_ID(num), GAC_ID(slot(F, &b, q, w)));
+  store(&b, q->waited, gac_build_ops(&b, SpvOpSelect, L->size_type, GAC_NEW_ID, GAC_ID(full),
+                                     GAC_ID(lower_add(L, &b, w, L->one)), GAC_ID(w))->result_id);
+  gac_build_ops(&b, SpvOpStore, 0, 0, GAC_ID(slot(F, &b, q, c)), GAC_ID(event));
+  store(&b, q->committed, lower_add(L, &b, c, L->one));
   gac_inst_remove(m, inst);
 }
 
