@@ -493,24 +493,34 @@ static bool check_values(pipeliner *P) {
 
 /* ---- Buffers ----------------------------------------------------------- */
 
-/* The Workgroup variable (module scope) a pointer is derived from, or 0. */
+static bool is_workgroup_pointer(const pipeliner *P, uint32_t id) {
+  const gac_inst *t = gac_value_type(P->m, id);
+  return t && t->opcode == SpvOpTypePointer && t->words[2] == SpvStorageClassWorkgroup;
+}
+
+/* The Workgroup variable (module scope) or __local kernel argument a
+ * pointer is derived from; 0 if it is not a Workgroup pointer, ~0u if it is
+ * one whose origin cannot be followed. */
 static uint32_t buffer_root(const pipeliner *P, uint32_t id) {
+  if (!is_workgroup_pointer(P, id))
+    return 0;
   for (unsigned depth = 0; depth < 64; depth++) {
     gac_inst *d = gac_def(P->m, id);
     if (!d)
-      return 0;
+      return ~0u;
     switch (d->opcode) {
     case SpvOpVariable:
-      return !gac_inst_function(d) && d->words[3] == SpvStorageClassWorkgroup ? id : 0;
+    case SpvOpFunctionParameter:
+      return id;
     case SpvOpAccessChain: case SpvOpInBoundsAccessChain: case SpvOpPtrAccessChain:
     case SpvOpInBoundsPtrAccessChain: case SpvOpBitcast: case SpvOpCopyObject:
       id = gac_operand_word(d, 2);
       break;
     default:
-      return 0;
+      return ~0u;
     }
   }
-  return 0;
+  return ~0u;
 }
 
 static buffer_info *buffer(pipeliner *P, uint32_t var) {
@@ -542,6 +552,9 @@ static bool find_buffers(pipeliner *P) {
         uint32_t root = i->operands[k].kind == GAC_OPERAND_ID ? buffer_root(P, gac_operand_word(i, k)) : 0;
         if (!root || is_pure(P, i))
           continue;
+        if (root == ~0u)
+          return fail(P, i, "Pipeline.Buffers", "cannot tell which Workgroup array operand %%%u points into",
+                      gac_operand_word(i, k));
         buffer_info *bi = buffer(P, root);
         if (!bi)
           return fail(P, i, "Pipeline.Buffers", "more than %d Workgroup arrays", MAX_BUFFERS);
@@ -569,6 +582,10 @@ static bool find_buffers(pipeliner *P) {
       }
     if (bi->versions == 1)
       continue;
+    if (gac_def(m, bi->var)->opcode == SpvOpFunctionParameter)
+      return fail(P, gac_def(m, bi->var), "Pipeline.Buffers", "the __local kernel argument %%%u needs %u versions, "
+                  "but its size is the host's to set; declare the array in the kernel instead", bi->var,
+                  bi->versions);
     /* Every use of a versioned array must be in this function. */
     for (gac_operand *u = gac_first_use(m, bi->var); u; u = u->next_use) {
       gac_function *uf = gac_inst_function(u->inst);
@@ -894,8 +911,34 @@ static void emit_step(pipeliner *P, gac_block **cur, const gac_pipe_step *step, 
   }
 }
 
-static bool pipeline_loop(gac_module *m, gac_function *f, gac_inst *loop_marker, const gac_pipe_options *opts,
+typedef struct pass_options {
+  gac_pipe_options schedule;
+  const char *svg; /* where to draw the schedules, or NULL */
+  size_t svg_len;
+  unsigned loops;  /* loops pipelined so far */
+} pass_options;
+
+/* The picture of a loop's schedule, written whole or not at all: the first
+ * loop to PATH, the k-th to PATH.k.svg. */
+static void write_svg(pipeliner *P, const gac_pipe_statement *st, pass_options *po) {
+  char path[1024], tmp[1100], title[160];
+  int len = po->loops == 1 ? snprintf(path, sizeof path, "%.*s", (int)po->svg_len, po->svg)
+                           : snprintf(path, sizeof path, "%.*s.%u.svg", (int)po->svg_len, po->svg, po->loops);
+  snprintf(tmp, sizeof tmp, "%s.tmp", path);
+  snprintf(title, sizeof title, "gac --pipeline-loops: the loop of PipelineLoop at word %zu",
+           P->loop_marker->offset == GAC_NO_OFFSET ? (size_t)0 : P->loop_marker->offset);
+  FILE *out = len > 0 && (size_t)len < sizeof path ? fopen(tmp, "w") : NULL;
+  if (out)
+    gac_pipe_schedule_svg(&P->sched, st, out, title);
+  if (!out || fclose(out) != 0 || rename(tmp, path) != 0) {
+    remove(tmp);
+    gac_diag_add(P->diag, GAC_ERROR, GAC_NO_OFFSET, 0, "pipeline.svg", "cannot write the schedule picture %s", path);
+  }
+}
+
+static bool pipeline_loop(gac_module *m, gac_function *f, gac_inst *loop_marker, pass_options *po,
                           gac_diag *diag) {
+  const gac_pipe_options *opts = &po->schedule;
   pipeliner *P = calloc(1, sizeof *P);
   P->m = m, P->f = f, P->diag = diag, P->loop_marker = loop_marker;
   gac_lowering_init(&P->L, m);
@@ -1056,6 +1099,9 @@ static bool pipeline_loop(gac_module *m, gac_function *f, gac_inst *loop_marker,
     }
     gac_diag_add(diag, GAC_REMARK, loop_marker->offset, 0, "Pipeline.Schedule", "pipelined the loop: %s%s", text,
                  S ? "; fewer iterations than stages run the loop as written" : " (one stage: nothing to do)");
+    po->loops++;
+    if (po->svg)
+      write_svg(P, st, po);
     /* The loop as written stays for short trip counts: its markers go. */
     for (unsigned b = 0; b < P->cfg.num_blocks; b++)
       if (P->in_loop[b])
@@ -1070,13 +1116,19 @@ static bool pipeline_loop(gac_module *m, gac_function *f, gac_inst *loop_marker,
 }
 
 bool gac_pipeline_loops(gac_module *m, const char *arg, gac_diag *diag) {
-  gac_pipe_options opts = {.prune = true};
-  if (arg && strcmp(arg, "no-prune") == 0)
-    opts.prune = false;
-  else if (arg && *arg) {
-    gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "pipeline.option",
-                 "--pipeline-loops takes no option or 'no-prune', not '%s'", arg);
-    return false;
+  pass_options opts = {.schedule.prune = true};
+  for (const char *a = arg; a && *a;) {
+    size_t len = strcspn(a, ",");
+    if (len == 8 && strncmp(a, "no-prune", 8) == 0)
+      opts.schedule.prune = false;
+    else if (len > 4 && strncmp(a, "svg=", 4) == 0)
+      opts.svg = a + 4, opts.svg_len = len - 4;
+    else {
+      gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "pipeline.option",
+                   "--pipeline-loops takes 'no-prune' and 'svg=FILE', not '%.*s'", (int)len, a);
+      return false;
+    }
+    a += len + (a[len] == ',');
   }
   if (!gac_find_ext_inst_import(m, GAC_ASYNC_PIPELINE_SET))
     return false;

@@ -24,6 +24,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 typedef struct gac_pipe_statement {
   unsigned stage, order;
@@ -76,6 +77,10 @@ void gac_pipe_schedule_free(gac_pipe_schedule *s);
 
 /* A step as text, e.g. "s0 commit(0) wait(0,1) s1", for remarks and tests. */
 void gac_pipe_step_format(const gac_pipe_step *step, char *buf, size_t size);
+
+/* The schedule as an SVG picture (lowering/pipeline_svg.c). */
+void gac_pipe_schedule_svg(const gac_pipe_schedule *s, const gac_pipe_statement *stmts, FILE *out,
+                           const char *title);
 
 /* The statements in execution order within a step (by order, then index). */
 void gac_pipe_sequence(const gac_pipe_statement *stmts, unsigned num_stmts, unsigned *seq);

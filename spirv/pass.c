@@ -28,9 +28,9 @@ static const gac_pass_info passes[] = {
      "(--lower-async-copies does this first by itself)",
      gac_lower_async_queues},
     {"pipeline-loops",
-     "[=no-prune]: software-pipeline loops annotated with PipelineLoop/PipelineStatement into prologue, "
-     "body and epilogue, with multi-buffered Workgroup arrays and AsyncCommit/AsyncWait (no-prune keeps "
-     "waits that cannot wait)",
+     "[=no-prune,svg=FILE]: software-pipeline loops annotated with PipelineLoop/PipelineStatement into "
+     "prologue, body and epilogue, with multi-buffered Workgroup arrays and AsyncCommit/AsyncWait (no-prune "
+     "keeps waits that cannot wait; svg= draws each loop's schedule)",
      gac_pipeline_loops},
     {NULL, NULL, NULL},
 };

@@ -11,6 +11,20 @@
 // RUN: gac-opt --pipeline-loops=no-prune --validate %t.raised.spv -o %t.raw.spv 2>&1 | FileCheck --check-prefix=RAW %s
 // RUN: gac-opt --pipeline-loops --validate %t.raised.spv -o %t.pipelined.spv 2>&1 | FileCheck --check-prefix=PRUNED %s
 // RUN: gac-opt --print %t.pipelined.spv | FileCheck --check-prefix=MODULE %s
+// The schedule picture: well-formed SVG with the steps and the waits.
+// RUN: gac-opt --pipeline-loops=no-prune,svg=%t.svg %t.raised.spv -o %t.unused.spv 2>/dev/null
+// RUN: python3 -c "import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])" %t.svg
+// RUN: FileCheck --check-prefix=SVG %s < %t.svg
+// RUN: %expect-exit 1 gac-opt --pipeline-loops=svg=%t.missing/dir/x.svg %t.raised.spv -o %t.unused2.spv 2>&1 | FileCheck --check-prefix=SVG-ERR %s
+// SVG: <svg xmlns="http://www.w3.org/2000/svg"
+// SVG: prologue 0
+// SVG: s0 (stage 0, async): iteration 0
+// SVG: body (k = S .. n-1)
+// SVG: wait(0, 3): 3 &#8594; 3 in flight
+// SVG: wait(0, 2): 3 &#8594; 2 in flight
+// SVG: epilogue 2
+// SVG: </svg>
+// SVG-ERR: cannot write the schedule picture {{.*}}x.svg [pipeline.svg]
 // RUN: gac-opt --lower-async-copies=opencl --validate --target-env=opencl1.2 %t.pipelined.spv -o %t.lowered.spv
 // RUN: spirv-val --target-env opencl1.2 %t.lowered.spv
 // RAW: pipelined the loop: 5 statements, stages 0..3, 4 versions of %{{[0-9]+}}, 4 versions of %{{[0-9]+}}, 2 versions of %{{[0-9]+}}, 2 versions of %{{[0-9]+}};
