@@ -1,6 +1,7 @@
 /* The pass registry. */
 #include <string.h>
 
+#include "gac/check_async.h"
 #include "gac/pass.h"
 #include "../lowering/lowering.h"
 
@@ -22,6 +23,10 @@ static const gac_pass_info passes[] = {
      "=opencl: lower AsyncCommit/AsyncWait (NonSemantic.Gac.AsyncPipeline) to rings of events "
      "(--lower-async-copies does this first by itself)",
      gac_lower_async_queues},
+    {"check-async",
+     "[=strict][,verbose]: prove that every access to a Workgroup buffer an async copy writes comes after a wait "
+     "covering the copy (docs/CHECK_ASYNC.md); changes nothing",
+     gac_check_async_pass},
     {NULL, NULL, NULL},
 };
 
