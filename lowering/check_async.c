@@ -46,6 +46,7 @@ typedef struct fact {
   bool must;
   uint8_t age;             /* back edges crossed since the copy */
   const gac_inst *kept_by; /* the last wait that left it in flight */
+  const gac_inst *doubt;   /* what made it "may" other than a join: an untraceable wait, a call */
 } fact;
 
 typedef struct alias {
@@ -164,6 +165,8 @@ static void state_add(state *s, fact f) {
     old->age = f.age < old->age ? f.age : old->age;
     if (!old->kept_by)
       old->kept_by = f.kept_by;
+    if (!old->doubt)
+      old->doubt = f.doubt;
     return;
   }
   if (s->nf == s->cf)
@@ -232,6 +235,8 @@ static bool state_join(state *dst, const state *src) {
     d->age = s->age < d->age ? s->age : d->age;
     if (!d->kept_by)
       d->kept_by = s->kept_by;
+    if (!d->doubt)
+      d->doubt = s->doubt;
   }
   for (unsigned i = 0; i < src->nf; i++) {
     if (find_fact(dst, &src->f[i]))
@@ -471,7 +476,7 @@ static void commit(checker *c, state *s, const gac_inst *i) {
       if (known_queue)
         f->lo = bump(f->lo);
       else
-        f->must = false;
+        f->must = false, f->doubt = i;
     }
   }
   /* A group the checker cannot name may be any pending one: they may have been committed. */
@@ -481,7 +486,7 @@ static void commit(checker *c, state *s, const gac_inst *i) {
     if (!d || !(copy_of(c->m, d, &v) || d->opcode == SpvOpPhi))
       for (unsigned k = 0; k < s->nf; k++)
         if (s->f[k].queue == PENDING)
-          s->f[k].must = false;
+          s->f[k].must = false, s->f[k].doubt = i;
   }
   state_normalize(s);
 }
@@ -496,7 +501,9 @@ static void async_wait(checker *c, state *s, const gac_inst *i) {
     if (f.queue != PENDING && (!known_queue || f.queue == q)) {
       if (known_queue && known_count && f.lo >= n && (f.lo < POS_CAP || n <= POS_CAP))
         continue; /* at least n groups were committed after it: complete */
-      if (!known_queue || !known_count || f.hi >= n || f.hi == POS_CAP)
+      if (!known_queue || !known_count)
+        f.must = false, f.doubt = i;
+      else if (f.hi >= n || f.hi == POS_CAP)
         f.must = false;
       f.kept_by = i;
     }
@@ -519,7 +526,7 @@ static void wait_events(checker *c, state *s, const gac_inst *i) {
     if (e && f.group == e)
       continue;
     if (!e)
-      f.must = false; /* the events waited for are unknown: any group may be among them */
+      f.must = false, f.doubt = i; /* the events waited for are unknown: any group may be among them */
     s->f[out++] = f;
   }
   s->nf = out;
@@ -536,12 +543,12 @@ static void call(checker *c, state *s, const gac_inst *i, bool eval, unsigned ct
         evaluate(c, s, i, a, ACCESS_CALL, arg, ctx, block);
       if (t->words[2] == SpvStorageClassFunction) /* the callee may wait on events stored there */
         for (unsigned k = 0; k < s->nf; k++)
-          s->f[k].must = false;
+          s->f[k].must = false, s->f[k].doubt = i;
     } else if (t->opcode == SpvOpTypeEvent) {
       uint32_t e = resolve_value(c, arg, i);
       for (unsigned k = 0; k < s->nf; k++)
         if (s->f[k].group == e)
-          s->f[k].must = false;
+          s->f[k].must = false, s->f[k].doubt = i;
     }
   }
   if (starts_copies(c->m, gac_def(c->m, in_operand(i, 0)), 0)) {
@@ -909,7 +916,7 @@ static void describe_path(const checker *c, const access *a, unsigned ctx, char 
 static void describe_group(const checker *c, const fact *f, char *out, size_t size) {
   char wait[128] = "";
   if (f->queue == PENDING) {
-    snprintf(out, size, "its group was not committed, and no OpGroupWaitEvents covers it");
+    snprintf(out, size, "its group was not committed, and no OpGroupWaitEvents is known to cover it");
     return;
   }
   if (f->kept_by) {
@@ -944,6 +951,18 @@ static void describe_finding(const checker *c, const access *a, unsigned ctx, ch
                                                           : "async copy into";
   snprintf(out, size, "%s %s (%s) %s: %s%s", kind, theirs, copy,
            a->in[ctx].verdict == GAC_CHECK_VIOLATED ? "is in flight" : "may be in flight", group, path);
+}
+
+static const char *doubt_reason(const checker *c, const gac_inst *i) {
+  switch (i->opcode) {
+  case SpvOpGroupWaitEvents:
+    return "which events are waited for cannot be traced: OpGroupWaitEvents";
+  case SpvOpFunctionCall:
+    return "the callee may wait for it: OpFunctionCall";
+  default:
+    return gac_async_pipeline_op_of(c->m, i) == GAC_ASYNC_COMMIT ? "which group is committed cannot be traced: AsyncCommit"
+                                                                 : "the queue or count is not a constant: AsyncWait";
+  }
 }
 
 static void report(checker *c, const access *a) {
@@ -994,6 +1013,8 @@ static void report(checker *c, const access *a) {
     snprintf(why, sizeof why, "the buffers may alias");
   else if (gac_version_compare(fd->fact_as, fd->seen_as, c->buffers[a->buffer].versions) == GAC_VERSION_MAYBE)
     snprintf(why, sizeof why, "the versions cannot be related");
+  else if (f->doubt)
+    snprintf(why, sizeof why, "%s at word %zu", doubt_reason(c, f->doubt), f->doubt->offset);
   else
     snprintf(why, sizeof why, "it is in flight on some paths only");
   gac_diag_add(c->diag, undecided, i->offset, i->result_id, "CheckAsync.Undecided",
