@@ -885,6 +885,19 @@ static void describe_path(const checker *c, const access *a, unsigned ctx, char 
   if (from < 0)
     return;
   unsigned blocks[2 * PATH_MAX_BLOCKS], n = 0;
+  /* Prefer a path through no wait that could cover the copy: the one that leaves it in flight. */
+  bool *avoid = calloc(c->cfg.n ? c->cfg.n : 1, sizeof *avoid);
+  if (!avoid)
+    abort();
+  for (unsigned b = 0; b < c->cfg.n; b++) {
+    gac_foreach_inst(i, &c->cfg.blocks[b]->insts) {
+      uint32_t op = gac_async_pipeline_op_of(c->m, i);
+      uint64_t q;
+      avoid[b] |= i->opcode == SpvOpGroupWaitEvents ||
+                  (op == GAC_ASYNC_WAIT && w->queue != PENDING &&
+                   (!ca_constant(c->m, i->words[GAC_PIPELINE_QUEUE_WORD], &q) || q == w->queue) && i != w->kept_by);
+    }
+  }
   int l = c->cfg.loop_of[a->block];
   if (w->age > 0 && l >= 0) {
     const ca_loop *L = &c->cfg.loops[l];
@@ -893,11 +906,17 @@ static void describe_path(const checker *c, const access *a, unsigned ctx, char 
       for (unsigned k = 0; k < c->cfg.num_succ[p]; k++)
         if (c->cfg.succ[p][k] == L->header && L->body[p])
           latch = p;
-    n = ca_path(&c->cfg, (unsigned)from, latch, blocks, PATH_MAX_BLOCKS);
-    n += ca_path(&c->cfg, L->header, a->block, blocks + n, PATH_MAX_BLOCKS);
+    n = ca_path(&c->cfg, (unsigned)from, latch, avoid, blocks, PATH_MAX_BLOCKS);
+    if (!n)
+      n = ca_path(&c->cfg, (unsigned)from, latch, NULL, blocks, PATH_MAX_BLOCKS);
+    unsigned m = ca_path(&c->cfg, L->header, a->block, avoid, blocks + n, PATH_MAX_BLOCKS);
+    n += m ? m : ca_path(&c->cfg, L->header, a->block, NULL, blocks + n, PATH_MAX_BLOCKS);
   } else {
-    n = ca_path(&c->cfg, (unsigned)from, a->block, blocks, PATH_MAX_BLOCKS);
+    n = ca_path(&c->cfg, (unsigned)from, a->block, avoid, blocks, PATH_MAX_BLOCKS);
+    if (!n)
+      n = ca_path(&c->cfg, (unsigned)from, a->block, NULL, blocks, PATH_MAX_BLOCKS);
   }
+  free(avoid);
   len += (size_t)snprintf(out + len, size - len, "; path:");
   for (unsigned k = 0; k < n && len < size; k++) {
     char name[64];

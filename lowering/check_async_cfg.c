@@ -301,7 +301,7 @@ void ca_cfg_free(ca_cfg *c) {
   memset(c, 0, sizeof *c);
 }
 
-unsigned ca_path(const ca_cfg *c, unsigned a, unsigned b, unsigned *out, unsigned max) {
+unsigned ca_path(const ca_cfg *c, unsigned a, unsigned b, const bool *avoid, unsigned *out, unsigned max) {
   unsigned *from = xcalloc(c->n, sizeof *from), *queue = xcalloc(c->n, sizeof *queue), head = 0, tail = 0;
   for (unsigned i = 0; i < c->n; i++)
     from[i] = UINT32_MAX;
@@ -309,6 +309,8 @@ unsigned ca_path(const ca_cfg *c, unsigned a, unsigned b, unsigned *out, unsigne
   queue[tail++] = a;
   while (head < tail && from[b] == UINT32_MAX) {
     unsigned x = queue[head++];
+    if (x != a && avoid && avoid[x])
+      continue;
     for (unsigned k = 0; k < c->num_succ[x]; k++)
       if (from[c->succ[x][k]] == UINT32_MAX) {
         from[c->succ[x][k]] = x;

@@ -45,8 +45,9 @@ bool ca_dominates(const ca_cfg *c, unsigned a, unsigned b);
 bool ca_in_loop(const ca_cfg *c, int loop, unsigned block);
 /* True if id is defined by an instruction inside loop. */
 bool ca_defined_in_loop(const ca_cfg *c, int loop, uint32_t id);
-/* Blocks of a shortest path from a to b (at most max), their count; 0 if none. */
-unsigned ca_path(const ca_cfg *c, unsigned a, unsigned b, unsigned *out, unsigned max);
+/* Blocks of a shortest path from a to b (at most max) through no block
+ * avoid[] marks other than a and b (avoid may be NULL), their count; 0 if none. */
+unsigned ca_path(const ca_cfg *c, unsigned a, unsigned b, const bool *avoid, unsigned *out, unsigned max);
 
 bool ca_constant(const gac_module *m, uint32_t id, uint64_t *value);
 /* "%name" from OpName, else "%id". */
