@@ -36,14 +36,17 @@ static void *xrealloc(void *p, size_t n) {
 
 /* An async access that may be in flight. */
 typedef struct fact {
-  const gac_inst *copy;    /* the copy (or the call that may have started copies) */
+  const gac_inst *copy;    /* one copy (or call that may start copies) it stands for, for diagnostics */
+  bool copy_in_loop;       /* that copy is in a loop: the better witness for a loop's iterations */
   int buffer;              /* UNKNOWN_BUFFER: any */
-  gac_version version;
+  uint32_t versions;       /* the buffer's V */
+  gac_version version;     /* offset kept in [0, V) */
   bool async_read;         /* the copy reads the buffer (its Source) rather than writes it */
   uint32_t queue;          /* PENDING until committed */
   uint32_t group;          /* the event id naming its group now; 0 once no id names it */
   uint8_t lo, hi;          /* groups committed to the queue after it */
   bool must;
+  uint8_t must_pos;        /* with must: on every path one is in flight at a position <= must_pos */
   uint8_t age;             /* back edges crossed since the copy */
   const gac_inst *kept_by; /* the last wait that left it in flight */
   const gac_inst *doubt;   /* what made it "may" other than a join: an untraceable wait, a call */
@@ -142,9 +145,37 @@ static bool same_version(gac_version a, gac_version b) {
   return a.known == b.known && (!a.known || (a.value.base == b.value.base && a.value.offset == b.value.offset));
 }
 
+/* Copies into one version on one queue are one fact whichever copy they
+ * are: so "some copy into buf[(k-1) mod 2] is in flight" holds on every
+ * path even where the copy was the prologue's on one and the body's on
+ * another. Pending copies stay apart by group, which commits them. */
 static bool same_key(const fact *a, const fact *b) {
-  return a->copy == b->copy && a->buffer == b->buffer && same_version(a->version, b->version) &&
-         a->async_read == b->async_read && a->queue == b->queue && a->group == b->group;
+  return a->buffer == b->buffer && same_version(a->version, b->version) && a->async_read == b->async_read &&
+         a->queue == b->queue && (a->queue != PENDING || a->group == b->group) &&
+         (a->buffer != UNKNOWN_BUFFER || a->copy == b->copy);
+}
+
+/* Offsets mod V, so that a version has one form and the facts of a loop stay finite. */
+static void canonical_version(fact *f) {
+  if (f->versions <= 1)
+    f->version = (gac_version){true, {0, 0}};
+  else if (f->version.known) {
+    int64_t r = f->version.value.offset % (int64_t)f->versions;
+    f->version.value.offset = r < 0 ? r + (int64_t)f->versions : r;
+  }
+}
+
+/* Two facts become one: the witness copy (with its age) from a loop if either is. */
+static void merge_witness(fact *into, const fact *from) {
+  if (into->group != from->group)
+    into->group = 0;
+  if (!into->copy_in_loop && from->copy_in_loop) {
+    into->copy = from->copy;
+    into->copy_in_loop = true;
+    into->age = from->age;
+  } else if (into->copy_in_loop == from->copy_in_loop && from->age < into->age) {
+    into->age = from->age;
+  }
 }
 
 static fact *find_fact(state *s, const fact *f) {
@@ -157,12 +188,15 @@ static fact *find_fact(state *s, const fact *f) {
 /* Adds f to one path's state: two instances of one key are one fact that
  * is in flight if either is. */
 static void state_add(state *s, fact f) {
+  canonical_version(&f);
   fact *old = find_fact(s, &f);
   if (old) {
+    merge_witness(old, &f);
     old->lo = f.lo < old->lo ? f.lo : old->lo;
     old->hi = f.hi > old->hi ? f.hi : old->hi;
+    if (f.must && (!old->must || f.must_pos < old->must_pos))
+      old->must_pos = f.must_pos; /* either instance will do */
     old->must |= f.must;
-    old->age = f.age < old->age ? f.age : old->age;
     if (!old->kept_by)
       old->kept_by = f.kept_by;
     if (!old->doubt)
@@ -227,16 +261,20 @@ static bool state_join(state *dst, const state *src) {
       d->must = false;
       continue;
     }
-    if (s->lo < d->lo || s->hi > d->hi || (d->must && !s->must) || s->age < d->age || (!d->kept_by && s->kept_by))
-      changed = true;
+    fact before = *d;
+    merge_witness(d, s);
     d->lo = s->lo < d->lo ? s->lo : d->lo;
     d->hi = s->hi > d->hi ? s->hi : d->hi;
+    if (d->must && s->must && s->must_pos > d->must_pos)
+      d->must_pos = s->must_pos; /* the path where it is deepest */
     d->must &= s->must;
-    d->age = s->age < d->age ? s->age : d->age;
     if (!d->kept_by)
       d->kept_by = s->kept_by;
     if (!d->doubt)
       d->doubt = s->doubt;
+    changed |= before.lo != d->lo || before.hi != d->hi || before.must != d->must ||
+               before.must_pos != d->must_pos || before.age != d->age || before.kept_by != d->kept_by ||
+               before.doubt != d->doubt || before.group != d->group || before.copy != d->copy;
   }
   for (unsigned i = 0; i < src->nf; i++) {
     if (find_fact(dst, &src->f[i]))
@@ -468,11 +506,12 @@ static void commit(checker *c, state *s, const gac_inst *i) {
     fact *f = &s->f[k];
     if (f->queue == PENDING && f->group == e && known_queue) {
       f->queue = (uint32_t)q;
-      f->lo = f->hi = 0;
+      f->lo = f->hi = f->must_pos = 0;
       f->kept_by = NULL;
       matched = true;
     } else if (f->queue != PENDING && (!known_queue || f->queue == q)) {
       f->hi = bump(f->hi);
+      f->must_pos = bump(f->must_pos);
       if (known_queue)
         f->lo = bump(f->lo);
       else
@@ -503,8 +542,10 @@ static void async_wait(checker *c, state *s, const gac_inst *i) {
         continue; /* at least n groups were committed after it: complete */
       if (!known_queue || !known_count)
         f.must = false, f.doubt = i;
-      else if (f.hi >= n || f.hi == POS_CAP)
+      else if (f.must_pos >= n || f.must_pos == POS_CAP)
         f.must = false;
+      if (known_queue && known_count && f.hi >= n)
+        f.hi = (uint8_t)(n - 1); /* the older ones it stood for are complete */
       f.kept_by = i;
     }
     s->f[out++] = f;
@@ -553,7 +594,8 @@ static void call(checker *c, state *s, const gac_inst *i, bool eval, unsigned ct
   }
   if (starts_copies(c->m, gac_def(c->m, in_operand(i, 0)), 0)) {
     const gac_inst *rt = gac_def(c->m, i->type_id);
-    state_add(s, (fact){.copy = i, .buffer = UNKNOWN_BUFFER, .queue = PENDING,
+    state_add(s, (fact){.copy = i, .copy_in_loop = c->cfg.loop_of[block] >= 0, .buffer = UNKNOWN_BUFFER,
+                        .versions = 1, .queue = PENDING,
                         .group = rt && rt->opcode == SpvOpTypeEvent ? i->result_id : 0});
   }
 }
@@ -611,14 +653,17 @@ static void transfer_inst(checker *c, state *s, const gac_inst *i, bool eval, un
       if (s->f[k].queue == PENDING && s->f[k].group == in)
         s->f[k].group = i->result_id;
   place dst = place_of(c, v.destination, i), src = place_of(c, v.source, i);
-  fact f = {.copy = i, .queue = PENDING, .group = i->result_id, .must = true};
+  fact f = {.copy = i, .copy_in_loop = c->cfg.loop_of[block] >= 0, .queue = PENDING, .group = i->result_id,
+            .must = true};
   if (dst.buffer != NOT_WORKGROUP) {
     f.buffer = dst.buffer;
+    f.versions = dst.buffer >= 0 ? c->buffers[dst.buffer].versions : 1;
     f.version = dst.version;
     state_add(s, f);
   }
   if (src.buffer != NOT_WORKGROUP) {
     f.buffer = src.buffer;
+    f.versions = src.buffer >= 0 ? c->buffers[src.buffer].versions : 1;
     f.version = src.version;
     f.async_read = true;
     state_add(s, f);
@@ -717,6 +762,12 @@ static bool propagate(checker *c, state *states, const state *out, unsigned b, u
     if (L->has_exit_test && L->exit_block == b && s == L->exit_target &&
         (L->compare == SpvOpIEqual || L->compare == SpvOpINotEqual))
       add_alias(&t, L->k, affine_value(c->m, L->bound, -L->exit_offset));
+    /* What is relative to the loop's values is said in what they equal now. */
+    for (unsigned k = 0; k < t.nf; k++)
+      if (t.f[k].version.known && t.f[k].version.value.base &&
+          ca_defined_in_loop(g, l, t.f[k].version.value.base))
+        t.f[k].version = resolve(&t, t.f[k].version);
+    state_normalize(&t);
     /* the enclosing loop */
     int parent = -1;
     for (unsigned p = 0; p < g->num_loops; p++)
@@ -733,8 +784,18 @@ static bool propagate(checker *c, state *states, const state *out, unsigned b, u
   } else if (header) {
     const ca_loop *L = &g->loops[ls];
     forget_loop_values(c, &t, ls, b, s, false);
+    uint64_t init;
     if (L->k)
       add_alias(&t, L->k, affine_value(c->m, L->init, 0));
+    /* With k = init here, version c is k + (c - init): a form that stays
+     * exact as k grows, so what the prologue wrote keeps its version in
+     * later iterations. */
+    if (L->k && ca_constant(c->m, L->init, &init)) {
+      for (unsigned k = 0; k < t.nf; k++)
+        if (t.f[k].version.known && !t.f[k].version.value.base)
+          t.f[k].version.value = (gac_affine){L->k, t.f[k].version.value.offset - (int64_t)init};
+      state_normalize(&t);
+    }
     targets = 1u;
   } else {
     for (unsigned k = 0; k < t.nf; k++) {
@@ -961,7 +1022,7 @@ static void describe_group(const checker *c, const fact *f, char *out, size_t si
 static void describe_finding(const checker *c, const access *a, unsigned ctx, char *out, size_t size) {
   const fact *f = &a->in[ctx].witness;
   char theirs[192], group[320], path[640], copy[64];
-  describe_place(c, f->buffer, f->version, theirs, sizeof theirs);
+  describe_place(c, f->buffer, a->in[ctx].fact_as, theirs, sizeof theirs);
   describe_group(c, f, group, sizeof group);
   describe_path(c, a, ctx, path, sizeof path);
   ca_name(c->m, f->copy->result_id, copy, sizeof copy);

@@ -123,7 +123,10 @@ void gac_version_format(const gac_module *m, gac_version v, uint32_t num_version
   } else {
     char name[64];
     ca_name(m, v.value.base, name, sizeof name);
-    int64_t c = v.value.offset;
+    /* Pipelines read older versions: k - 3 rather than k + 1 (mod 4). */
+    int64_t c = num_versions > 1 ? (int64_t)mod(v.value.offset, num_versions) : v.value.offset;
+    if (c > 0 && num_versions > 1)
+      c -= num_versions;
     if (c == 0)
       snprintf(buf, size, "%s mod %u", name, num_versions);
     else
