@@ -442,6 +442,12 @@ static place place_of(checker *c, uint32_t ptr, const gac_inst *at) {
       at_root = false;
     }
   }
+  /* The buffer's first address cast to an element's type (clang's tiles[0]) is in version 0;
+   * the whole buffer is in all of them. */
+  const gac_inst *pt = gac_value_type(c->m, ptr), *rt = gac_value_type(c->m, c->buffers[p.buffer].root);
+  if (at_root && pt && rt && pt->opcode == SpvOpTypePointer && rt->opcode == SpvOpTypePointer &&
+      pt->words[3] != rt->words[3])
+    p.version = (gac_version){true, {0, 0}};
   return p;
 }
 
@@ -1111,10 +1117,45 @@ static int by_position(const void *x, const void *y) {
   return (a->role > b->role) - (a->role < b->role);
 }
 
-static bool is_entry_point(const gac_module *m, const gac_function *f) {
-  gac_foreach_inst(e, &m->sections[GAC_SECTION_ENTRY_POINT]) if (e->num_words > 2 && e->words[2] == f->def->result_id)
+static bool is_entry_point(const gac_module *m, uint32_t function) {
+  gac_foreach_inst(e, &m->sections[GAC_SECTION_ENTRY_POINT]) if (e->num_words > 2 && e->words[2] == function)
       return true;
   return false;
+}
+
+/* Whether the Workgroup pointer parameters of `function` are distinct
+ * allocations: it is a kernel, or it is called (at least once) and every
+ * call passes them parameters of such a function, no two the same (as
+ * llvm-spirv's kernel wrappers do). */
+static bool distinct_parameters(const gac_module *m, uint32_t function, unsigned depth) {
+  if (is_entry_point(m, function))
+    return true;
+  if (depth > 4)
+    return false;
+  bool called = false;
+  gac_foreach_function(f, (gac_module *)m) {
+    gac_foreach_block(b, f) {
+      gac_foreach_inst(i, &b->insts) {
+        if (i->opcode != SpvOpFunctionCall || in_operand(i, 0) != function)
+          continue;
+        called = true;
+        for (unsigned a = 1; a < num_in_operands(i); a++) {
+          uint32_t arg = in_operand(i, a);
+          if (storage_class_of(m, arg) != SpvStorageClassWorkgroup)
+            continue;
+          const gac_inst *d = gac_def(m, arg);
+          if (!d || d->opcode != SpvOpFunctionParameter || gac_inst_function(d) != f)
+            return false;
+          for (unsigned o = 1; o < a; o++)
+            if (in_operand(i, o) == arg)
+              return false;
+        }
+        if (!distinct_parameters(m, f->def->result_id, depth + 1))
+          return false;
+      }
+    }
+  }
+  return called;
 }
 
 /* Function variables: how many stores each has, and whether its address escapes. */
@@ -1162,7 +1203,7 @@ static void mark_written(checker *c) {
 
 static void check_function(checker *c, gac_function *f) {
   ca_cfg_build(&c->cfg, c->m, f);
-  c->kernel = is_entry_point(c->m, f);
+  c->kernel = distinct_parameters(c->m, f->def->result_id, 0);
   c->stores = calloc(c->m->bound, sizeof *c->stores);
   if (!c->stores)
     abort();
@@ -1207,7 +1248,8 @@ static void check_function(checker *c, gac_function *f) {
       }
     }
     state_free(&out);
-    qsort(c->acc, c->nacc, sizeof *c->acc, by_position);
+    if (c->nacc)
+      qsort(c->acc, c->nacc, sizeof *c->acc, by_position);
     for (unsigned k = 0; k < c->nacc; k++)
       report(c, &c->acc[k]);
   }

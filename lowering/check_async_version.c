@@ -75,31 +75,50 @@ static unsigned int_width(const gac_module *m, uint32_t id) {
   return t && t->opcode == SpvOpTypeInt ? t->words[2] : 0;
 }
 
-gac_version gac_version_of_index(const gac_module *m, uint32_t index, uint32_t num_versions,
-                                 bool (*lower_bound)(void *user, uint32_t id, uint64_t *min), void *user) {
-  gac_version none = {false, {0, 0}};
-  gac_affine a;
+static bool power_of_two_within(uint32_t v, unsigned width) {
+  return (v & (v - 1)) == 0 && width >= 1 && width <= 64 && (width == 64 || v <= (UINT64_C(1) << width));
+}
+
+/* index mod V as an affine value, or false. */
+static bool version_term(const gac_module *m, uint32_t index, uint32_t num_versions,
+                         bool (*lower_bound)(void *user, uint32_t id, uint64_t *min), void *user, gac_affine *out,
+                         unsigned depth) {
   bool subtracts;
+  uint64_t v;
   index = strip_conversions(m, index);
   const gac_inst *d = gac_def(m, index);
-  uint64_t v;
-  if (d && d->opcode == SpvOpUMod && d->num_words == 5) {
-    if (!ca_constant(m, d->words[4], &v) || v != num_versions || !affine_of(m, d->words[3], &a, &subtracts))
-      return none;
+  if (!d || depth > 4)
+    return false;
+  if (d->opcode == SpvOpUMod && d->num_words == 5) {
+    if (!ca_constant(m, d->words[4], &v) || v != num_versions || !affine_of(m, d->words[3], out, &subtracts))
+      return false;
     /* Unsigned b - c wraps below zero, and 2^w mod V is 0 only for V a power of two. */
-    unsigned w = int_width(m, d->words[3]);
-    bool power_of_two = (num_versions & (num_versions - 1)) == 0 && w >= 1 && w <= 64 &&
-                        (w == 64 || num_versions <= (UINT64_C(1) << w));
     uint64_t min;
-    if (subtracts && !power_of_two &&
-        !(lower_bound && lower_bound(user, a.base, &min) && min >= (uint64_t)-a.offset))
-      return none;
-    return (gac_version){true, a};
+    return !subtracts || power_of_two_within(num_versions, int_width(m, d->words[3])) ||
+           (lower_bound && lower_bound(user, out->base, &min) && min >= (uint64_t)-out->offset);
   }
+  /* x & (V - 1) is x mod V for V a power of two (as clang writes k % 2). */
+  if (d->opcode == SpvOpBitwiseAnd && d->num_words == 5 && power_of_two_within(num_versions, int_width(m, index)))
+    for (unsigned k = 3; k < 5; k++)
+      if (ca_constant(m, d->words[k], &v) && v == num_versions - 1)
+        return affine_of(m, d->words[7 - k], out, &subtracts);
+  /* x ^ 1 is x + 1 mod 2 (as clang writes (k - 1) % 2). */
+  if (d->opcode == SpvOpBitwiseXor && d->num_words == 5 && num_versions == 2)
+    for (unsigned k = 3; k < 5; k++)
+      if (ca_constant(m, d->words[k], &v) && v == 1 &&
+          version_term(m, d->words[7 - k], num_versions, lower_bound, user, out, depth + 1)) {
+        out->offset += 1;
+        return true;
+      }
   /* An index without mod is in bounds (an access chain's rule), so it is its own version. */
-  if (!affine_of(m, index, &a, &subtracts))
-    return none;
-  return (gac_version){true, a};
+  return affine_of(m, index, out, &subtracts);
+}
+
+gac_version gac_version_of_index(const gac_module *m, uint32_t index, uint32_t num_versions,
+                                 bool (*lower_bound)(void *user, uint32_t id, uint64_t *min), void *user) {
+  gac_version v = {false, {0, 0}};
+  v.known = version_term(m, index, num_versions, lower_bound, user, &v.value, 0);
+  return v;
 }
 
 void ca_name(const gac_module *m, uint32_t id, char *buf, size_t size) {

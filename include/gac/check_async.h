@@ -53,7 +53,8 @@ gac_version_relation gac_version_compare(gac_version a, gac_version b, uint32_t 
 /* The version seen from the next iteration, where base (the counter) is one more. */
 gac_version gac_version_next_iteration(gac_version v, uint32_t counter);
 /* The version an index id selects out of num_versions: a constant, or
- * OpUMod(x, V) with x = b, b + c, c + b or b - c (b - c only when it cannot
+ * OpUMod(x, V), x & (V-1) for V a power of two, or (for V = 2) y ^ 1 with y
+ * such a version, with x = b, b + c, c + b or b - c (b - c under OpUMod only when it cannot
  * wrap: V a power of two, or b a counter whose start min_base[b] >= c, as
  * given by lower_bound). Anything else is unknown. */
 gac_version gac_version_of_index(const gac_module *m, uint32_t index, uint32_t num_versions,
