@@ -73,11 +73,14 @@ typedef struct buffer {
   bool read;         /* an async copy reads it */
 } buffer;
 
-typedef struct store_info {
+/* One element of a Function variable (a variable of one event or value is
+ * its own element 0): the stores to it, when nothing else can write it. */
+typedef struct slot {
+  uint32_t var;
+  uint64_t index;
   unsigned stores;
-  bool escaped;
   const gac_inst *store;
-} store_info;
+} slot;
 
 /* A copy's Destination only conflicts with copies reading the buffer: copies
  * into disjoint parts of one version are common (docs/CHECK_ASYNC.md). */
@@ -110,7 +113,9 @@ typedef struct checker {
   bool kernel; /* an entry point: its Workgroup parameters are distinct allocations */
   buffer *buffers;
   unsigned nb;
-  store_info *stores; /* by id, for Function variables of this function */
+  slot *slots;
+  unsigned nslots;
+  bool *escaped; /* by id: a Function variable whose address goes where the checker cannot follow */
   access *acc;
   unsigned nacc;
   bool any_copy;
@@ -310,28 +315,70 @@ static uint32_t storage_class_of(const gac_module *m, uint32_t pointer) {
   return t && t->opcode == SpvOpTypePointer ? t->words[2] : ~0u;
 }
 
-/* The value a Function variable holds at `at`: its single store's, when
- * nothing else can write it and that store comes first on every path
- * within the iteration. */
-static uint32_t stored_value(const checker *c, uint32_t var, const gac_inst *at) {
-  if (var >= c->m->bound || !c->stores[var].stores)
+static bool is_function_variable(const gac_module *m, uint32_t id) {
+  const gac_inst *d = gac_def(m, id);
+  return d && d->opcode == SpvOpVariable && d->words[3] == SpvStorageClassFunction;
+}
+
+static bool is_array_variable(const gac_module *m, uint32_t var) {
+  const gac_inst *t = gac_value_type(m, var);
+  const gac_inst *pointee = t && t->opcode == SpvOpTypePointer ? gac_def(m, t->words[3]) : NULL;
+  return pointee && pointee->opcode == SpvOpTypeArray;
+}
+
+/* ptr as an element of a Function variable: the variable itself (not an
+ * array) or an access chain into it with one constant index. */
+static bool slot_of(const checker *c, uint32_t ptr, uint32_t *var, uint64_t *index) {
+  const gac_inst *d = gac_def(c->m, ptr);
+  if (!d)
+    return false;
+  if (is_function_variable(c->m, ptr) && !is_array_variable(c->m, ptr)) {
+    *var = ptr;
+    *index = 0;
+    return true;
+  }
+  return (d->opcode == SpvOpAccessChain || d->opcode == SpvOpInBoundsAccessChain) && num_in_operands(d) == 2 &&
+         is_function_variable(c->m, in_operand(d, 0)) && ca_constant(c->m, in_operand(d, 1), index) &&
+         (*var = in_operand(d, 0), true);
+}
+
+static slot *find_slot(checker *c, uint32_t var, uint64_t index, bool add) {
+  for (unsigned k = 0; k < c->nslots; k++)
+    if (c->slots[k].var == var && c->slots[k].index == index)
+      return &c->slots[k];
+  if (!add)
+    return NULL;
+  c->slots = xrealloc(c->slots, (c->nslots + 1) * sizeof *c->slots);
+  c->slots[c->nslots] = (slot){var, index, 0, NULL};
+  return &c->slots[c->nslots++];
+}
+
+/* The value element `index` of Function variable var holds at `at`: the
+ * last store to it before `at` in at's block, or else its single store,
+ * when that comes first on every path within the iteration. */
+static uint32_t slot_value(const checker *c, uint32_t var, uint64_t index, const gac_inst *at) {
+  if (var >= c->m->bound || c->escaped[var])
     return 0;
-  const store_info *s = &c->stores[var];
-  if (s->stores != 1 || s->escaped)
+  uint32_t v;
+  uint64_t k;
+  for (const gac_inst *i = at->prev; i; i = i->prev)
+    if (i->opcode == SpvOpStore && slot_of(c, i->words[1], &v, &k) && v == var && k == index)
+      return i->words[2];
+  const slot *s = find_slot((checker *)c, var, index, false);
+  if (!s || s->stores != 1)
     return 0;
   int sb = ca_block_of(&c->cfg, s->store), ab = ca_block_of(&c->cfg, at);
-  if (sb < 0 || ab < 0 || !ca_dominates(&c->cfg, (unsigned)sb, (unsigned)ab))
-    return 0;
+  if (sb < 0 || ab < 0 || sb == ab || !ca_dominates(&c->cfg, (unsigned)sb, (unsigned)ab))
+    return 0; /* in at's block it would have been found above, so it comes after */
   if (c->cfg.loop_of[sb] >= 0 && c->cfg.loop_of[sb] != c->cfg.loop_of[ab])
     return 0;
-  if (sb == ab) {
-    const gac_inst *i = s->store;
-    while (i && i != at)
-      i = i->next;
-    if (!i)
-      return 0;
-  }
   return s->store->words[2];
+}
+
+static uint32_t stored_value(const checker *c, uint32_t ptr, const gac_inst *at) {
+  uint32_t var;
+  uint64_t index;
+  return slot_of(c, ptr, &var, &index) ? slot_value(c, var, index, at) : 0;
 }
 
 /* id through OpCopyObject and single-store Function variables. */
@@ -559,20 +606,28 @@ static void async_wait(checker *c, state *s, const gac_inst *i) {
   s->nf = out;
 }
 
-/* OpGroupWaitEvents on a Function variable holding one event. */
+/* OpGroupWaitEvents on events in Function variables: one, or consecutive elements of an array. */
 static void wait_events(checker *c, state *s, const gac_inst *i) {
-  uint64_t count;
-  uint32_t list = in_operand(i, 2), e = 0;
-  const gac_inst *var = gac_def(c->m, list);
-  if (ca_constant(c->m, in_operand(i, 1), &count) && count == 1 && var && var->opcode == SpvOpVariable)
-    e = stored_value(c, list, i);
-  e = e ? resolve_value(c, e, i) : 0;
+  enum { MAX_EVENTS = 16 };
+  uint64_t count, first;
+  uint32_t var, events[MAX_EVENTS];
+  bool traced = ca_constant(c->m, in_operand(i, 1), &count) && count >= 1 && count <= MAX_EVENTS &&
+                slot_of(c, in_operand(i, 2), &var, &first);
+  for (unsigned k = 0; traced && k < count; k++) {
+    events[k] = slot_value(c, var, first + k, i);
+    traced = events[k] != 0;
+    if (traced)
+      events[k] = resolve_value(c, events[k], i);
+  }
   unsigned out = 0;
   for (unsigned k = 0; k < s->nf; k++) {
     fact f = s->f[k];
-    if (e && f.group == e)
+    bool waited = false;
+    for (unsigned e = 0; traced && e < count; e++)
+      waited |= f.group && f.group == events[e];
+    if (waited)
       continue;
-    if (!e)
+    if (!traced)
       f.must = false, f.doubt = i; /* the events waited for are unknown: any group may be among them */
     s->f[out++] = f;
   }
@@ -925,7 +980,7 @@ static const char *access_verb(const access *a) {
 
 static void describe_place(const checker *c, int buf, gac_version v, char *out, size_t size) {
   if (buf < 0) {
-    snprintf(out, size, "Workgroup memory it cannot trace");
+    snprintf(out, size, "Workgroup memory the checker cannot trace");
     return;
   }
   char name[64], version[96];
@@ -1032,7 +1087,7 @@ static void describe_finding(const checker *c, const access *a, unsigned ctx, ch
   describe_group(c, f, group, sizeof group);
   describe_path(c, a, ctx, path, sizeof path);
   ca_name(c->m, f->copy->result_id, copy, sizeof copy);
-  const char *kind = f->copy->opcode == SpvOpFunctionCall ? "OpFunctionCall"
+  const char *kind = f->copy->opcode == SpvOpFunctionCall ? "copies started by a call into"
                      : f->async_read                      ? "async copy out of"
                                                           : "async copy into";
   snprintf(out, size, "%s %s (%s) %s: %s%s", kind, theirs, copy,
@@ -1158,7 +1213,7 @@ static bool distinct_parameters(const gac_module *m, uint32_t function, unsigned
   return called;
 }
 
-/* Function variables: how many stores each has, and whether its address escapes. */
+/* Function variables: the stores to each element, and whether the address escapes. */
 static void scan_stores(checker *c) {
   gac_foreach_block(b, c->cfg.f) {
     gac_foreach_inst(i, &b->insts) {
@@ -1170,15 +1225,21 @@ static void scan_stores(checker *c) {
       for (unsigned k = first; k < i->num_operands; k++) {
         if (i->operands[k].kind != GAC_OPERAND_ID)
           continue;
-        uint32_t id = gac_operand_word(i, k);
-        const gac_inst *d = gac_def(c->m, id);
-        if (!d || d->opcode != SpvOpVariable || d->words[3] != SpvStorageClassFunction)
+        uint32_t id = gac_operand_word(i, k), var;
+        uint64_t index;
+        bool element = slot_of(c, id, &var, &index);
+        if (!element) {
+          /* The variable as the base of an element's access chain is followed there. */
+          if (is_function_variable(c->m, id) && !(slot_of(c, i->result_id, &var, &index) && k == first))
+            c->escaped[id] = true;
           continue;
+        }
         if (i->opcode == SpvOpStore && k == first) {
-          c->stores[id].stores++;
-          c->stores[id].store = i;
+          slot *e = find_slot(c, var, index, true);
+          e->stores++;
+          e->store = i;
         } else if (!(i->opcode == SpvOpLoad && k == first) && !(i->opcode == SpvOpGroupWaitEvents && k == first + 2)) {
-          c->stores[id].escaped = true;
+          c->escaped[var] = true;
         }
       }
     }
@@ -1204,8 +1265,8 @@ static void mark_written(checker *c) {
 static void check_function(checker *c, gac_function *f) {
   ca_cfg_build(&c->cfg, c->m, f);
   c->kernel = distinct_parameters(c->m, f->def->result_id, 0);
-  c->stores = calloc(c->m->bound, sizeof *c->stores);
-  if (!c->stores)
+  c->escaped = calloc(c->m->bound, sizeof *c->escaped);
+  if (!c->escaped)
     abort();
   c->gave_up = c->cfg.irreducible;
   c->gave_up_why = "the control flow is irreducible";
@@ -1256,10 +1317,13 @@ static void check_function(checker *c, gac_function *f) {
   for (unsigned k = 0; k < 2 * n; k++)
     state_free(&states[k]);
   free(states);
-  free(c->stores);
+  free(c->escaped);
+  free(c->slots);
+  c->slots = NULL;
+  c->nslots = 0;
   free(c->buffers);
   free(c->acc);
-  c->stores = NULL;
+  c->escaped = NULL;
   c->buffers = NULL;
   c->acc = NULL;
   c->nb = c->nacc = 0;
