@@ -1213,8 +1213,13 @@ static bool distinct_parameters(const gac_module *m, uint32_t function, unsigned
   return called;
 }
 
-/* Function variables: the stores to each element, and whether the address escapes. */
+/* Function variables: the stores to each element, and whether the address
+ * escapes (an OpBitcast only for OpLifetimeStart/Stop, as clang -O2 writes,
+ * does not). */
 static void scan_stores(checker *c) {
+  uint32_t *cast_of = calloc(c->m->bound, sizeof *cast_of);
+  if (!cast_of)
+    abort();
   gac_foreach_block(b, c->cfg.f) {
     gac_foreach_inst(i, &b->insts) {
       copy_view v;
@@ -1228,6 +1233,15 @@ static void scan_stores(checker *c) {
         uint32_t id = gac_operand_word(i, k), var;
         uint64_t index;
         bool element = slot_of(c, id, &var, &index);
+        if (id < c->m->bound && cast_of[id]) {
+          if (i->opcode != SpvOpLifetimeStart && i->opcode != SpvOpLifetimeStop)
+            c->escaped[cast_of[id]] = true;
+          continue;
+        }
+        if (i->opcode == SpvOpBitcast && is_function_variable(c->m, id) && i->result_id < c->m->bound) {
+          cast_of[i->result_id] = id;
+          continue;
+        }
         if (!element) {
           /* The variable as the base of an element's access chain is followed there. */
           if (is_function_variable(c->m, id) && !(slot_of(c, i->result_id, &var, &index) && k == first))
@@ -1244,6 +1258,7 @@ static void scan_stores(checker *c) {
       }
     }
   }
+  free(cast_of);
 }
 
 static void mark_written(checker *c) {
