@@ -44,6 +44,7 @@ typedef struct fact {
   bool async_read;         /* the copy reads the buffer (its Source) rather than writes it */
   uint32_t queue;          /* PENDING until committed */
   uint32_t group;          /* the event id naming its group now; 0 once no id names it */
+  uint32_t old_group;      /* the id that named it before an OpPhi did, still valid where it dominates */
   uint8_t lo, hi;          /* groups committed to the queue after it */
   bool must;
   uint8_t must_pos;        /* with must: on every path one is in flight at a position <= must_pos */
@@ -174,6 +175,8 @@ static void canonical_version(fact *f) {
 static void merge_witness(fact *into, const fact *from) {
   if (into->group != from->group)
     into->group = 0;
+  if (into->old_group != from->old_group)
+    into->old_group = 0;
   if (!into->copy_in_loop && from->copy_in_loop) {
     into->copy = from->copy;
     into->copy_in_loop = true;
@@ -279,7 +282,8 @@ static bool state_join(state *dst, const state *src) {
       d->doubt = s->doubt;
     changed |= before.lo != d->lo || before.hi != d->hi || before.must != d->must ||
                before.must_pos != d->must_pos || before.age != d->age || before.kept_by != d->kept_by ||
-               before.doubt != d->doubt || before.group != d->group || before.copy != d->copy;
+               before.doubt != d->doubt || before.group != d->group || before.old_group != d->old_group ||
+               before.copy != d->copy;
   }
   for (unsigned i = 0; i < src->nf; i++) {
     if (find_fact(dst, &src->f[i]))
@@ -299,6 +303,15 @@ static bool state_join(state *dst, const state *src) {
     changed = true;
   }
   return changed;
+}
+
+static bool names(const fact *f, uint32_t event) {
+  return event && (f->group == event || f->old_group == event);
+}
+
+static void rename_group(fact *f, uint32_t to) {
+  f->old_group = f->group;
+  f->group = to;
 }
 
 /* ---- what the instructions touch ---- */
@@ -557,7 +570,7 @@ static void commit(checker *c, state *s, const gac_inst *i) {
   bool matched = false;
   for (unsigned k = 0; k < s->nf; k++) {
     fact *f = &s->f[k];
-    if (f->queue == PENDING && f->group == e && known_queue) {
+    if (f->queue == PENDING && names(f, e) && known_queue) {
       f->queue = (uint32_t)q;
       f->lo = f->hi = f->must_pos = 0;
       f->kept_by = NULL;
@@ -624,7 +637,7 @@ static void wait_events(checker *c, state *s, const gac_inst *i) {
     fact f = s->f[k];
     bool waited = false;
     for (unsigned e = 0; traced && e < count; e++)
-      waited |= f.group && f.group == events[e];
+      waited |= names(&f, events[e]);
     if (waited)
       continue;
     if (!traced)
@@ -649,7 +662,7 @@ static void call(checker *c, state *s, const gac_inst *i, bool eval, unsigned ct
     } else if (t->opcode == SpvOpTypeEvent) {
       uint32_t e = resolve_value(c, arg, i);
       for (unsigned k = 0; k < s->nf; k++)
-        if (s->f[k].group == e)
+        if (names(&s->f[k], e))
           s->f[k].must = false, s->f[k].doubt = i;
     }
   }
@@ -711,8 +724,8 @@ static void transfer_inst(checker *c, state *s, const gac_inst *i, bool eval, un
   uint32_t in = resolve_value(c, v.event, i);
   if (!is_null_event(c->m, in))
     for (unsigned k = 0; k < s->nf; k++)
-      if (s->f[k].queue == PENDING && s->f[k].group == in)
-        s->f[k].group = i->result_id;
+      if (s->f[k].queue == PENDING && names(&s->f[k], in))
+        rename_group(&s->f[k], i->result_id);
   place dst = place_of(c, v.destination, i), src = place_of(c, v.source, i);
   fact f = {.copy = i, .copy_in_loop = c->cfg.loop_of[block] >= 0, .queue = PENDING, .group = i->result_id,
             .must = true};
@@ -757,9 +770,11 @@ static void forget_loop_values(checker *c, state *s, int l, unsigned from, unsig
     }
     uint32_t renamed = phi_rename(c, from, to, f->group);
     if (renamed)
-      f->group = renamed;
+      rename_group(f, renamed);
     else if (f->group && ca_defined_in_loop(&c->cfg, l, f->group))
       f->group = 0;
+    if (f->old_group && ca_defined_in_loop(&c->cfg, l, f->old_group))
+      f->old_group = 0;
     if (back_edge && f->age < AGE_CAP)
       f->age++;
   }
@@ -862,7 +877,7 @@ static bool propagate(checker *c, state *states, const state *out, unsigned b, u
     for (unsigned k = 0; k < t.nf; k++) {
       uint32_t renamed = phi_rename(c, b, s, t.f[k].group);
       if (renamed)
-        t.f[k].group = renamed;
+        rename_group(&t.f[k], renamed);
     }
     state_normalize(&t);
   }
