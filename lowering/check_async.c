@@ -117,6 +117,7 @@ typedef struct checker {
   slot *slots;
   unsigned nslots;
   bool *escaped; /* by id: a Function variable whose address goes where the checker cannot follow */
+  uint8_t *starts; /* by function id: 0 not asked yet, 1 starts no copies, 2 may start some */
   access *acc;
   unsigned nacc;
   bool any_copy;
@@ -561,6 +562,15 @@ static bool starts_copies(const gac_module *m, const gac_inst *fn_def, unsigned 
 static void evaluate(checker *c, const state *s, const gac_inst *i, unsigned role, enum access_kind kind,
                      uint32_t ptr, unsigned ctx, unsigned block);
 
+static bool call_starts_copies(checker *c, const gac_inst *call) {
+  uint32_t fn = in_operand(call, 0);
+  if (fn >= c->m->bound)
+    return true;
+  if (!c->starts[fn])
+    c->starts[fn] = starts_copies(c->m, gac_def(c->m, fn), 0) ? 2 : 1;
+  return c->starts[fn] == 2;
+}
+
 static uint8_t bump(uint8_t x) { return x < POS_CAP ? (uint8_t)(x + 1) : x; }
 
 static void commit(checker *c, state *s, const gac_inst *i) {
@@ -666,7 +676,7 @@ static void call(checker *c, state *s, const gac_inst *i, bool eval, unsigned ct
           s->f[k].must = false, s->f[k].doubt = i;
     }
   }
-  if (starts_copies(c->m, gac_def(c->m, in_operand(i, 0)), 0)) {
+  if (call_starts_copies(c, i)) {
     const gac_inst *rt = gac_def(c->m, i->type_id);
     state_add(s, (fact){.copy = i, .copy_in_loop = c->cfg.loop_of[block] >= 0, .buffer = UNKNOWN_BUFFER,
                         .versions = 1, .queue = PENDING,
@@ -1239,7 +1249,7 @@ static void scan_stores(checker *c) {
     gac_foreach_inst(i, &b->insts) {
       copy_view v;
       c->any_copy |= copy_of(c->m, i, &v);
-      if (i->opcode == SpvOpFunctionCall && starts_copies(c->m, gac_def(c->m, in_operand(i, 0)), 0))
+      if (i->opcode == SpvOpFunctionCall && call_starts_copies(c, i))
         c->any_copy = c->unknown_writes = true;
       unsigned first = gac_inst_first_in_operand(i);
       for (unsigned k = first; k < i->num_operands; k++) {
@@ -1367,10 +1377,14 @@ void gac_check_async(const gac_module *m, const gac_check_async_options *options
   gac_check_async_options defaults = {0};
   checker c = {.m = m, .opt = options ? options : &defaults, .diag = diag, .counts = counts ? counts : &local};
   memset(c.counts, 0, sizeof *c.counts);
+  c.starts = calloc(m->bound ? m->bound : 1, 1);
+  if (!c.starts)
+    abort();
   gac_foreach_function(f, (gac_module *)m) {
     if (f->first_block)
       check_function(&c, f);
   }
+  free(c.starts);
 }
 
 bool gac_check_async_pass(gac_module *m, const char *arg, gac_diag *diag) {
