@@ -1,6 +1,7 @@
 /* The pass registry. */
 #include <string.h>
 
+#include "gac/check_async.h"
 #include "gac/pass.h"
 #include "../lowering/lowering.h"
 
@@ -32,6 +33,10 @@ static const gac_pass_info passes[] = {
      "prologue, body and epilogue, with multi-buffered Workgroup arrays and AsyncCommit/AsyncWait (no-prune "
      "keeps waits that cannot wait; svg= draws each loop's schedule)",
      gac_pipeline_loops},
+    {"check-async",
+     "[=strict][,verbose]: prove that every access to a Workgroup buffer an async copy writes comes after a wait "
+     "covering the copy (docs/CHECK_ASYNC.md); changes nothing",
+     gac_check_async_pass},
     {NULL, NULL, NULL},
 };
 

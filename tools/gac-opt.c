@@ -47,6 +47,14 @@ static void usage(FILE *out) {
   fputs("\nExit status: 0 success, 1 invalid input or failed pass, 2 usage error.\n", out);
 }
 
+/* Passes that only report (analyses): enough to do without -o. */
+static bool only_analyses(const pass_request *passes, unsigned n) {
+  for (unsigned i = 0; i < n; i++)
+    if (strcmp(passes[i].pass->name, "check-async") != 0)
+      return false;
+  return n > 0;
+}
+
 static int usage_error(const char *fmt, const char *arg) {
   fputs("gac-opt: ", stderr);
   fprintf(stderr, fmt, arg);
@@ -114,8 +122,8 @@ int main(int argc, char **argv) {
   }
   if (!input)
     return usage_error("%s", "no input file");
-  if (!output && !print && !validate)
-    return usage_error("%s", "nothing to do: give -o, --print or --validate");
+  if (!output && !print && !validate && !only_analyses(passes, num_passes))
+    return usage_error("%s", "nothing to do: give -o, --print, --validate or an analysis (--check-async)");
 
   const char *source = strcmp(input, "-") == 0 ? "<stdin>" : input;
   char *bytes;

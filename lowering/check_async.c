@@ -1,0 +1,1412 @@
+/* --check-async: for every access to a Workgroup buffer that an async copy
+ * writes, prove that a wait covering the copy's group comes first, or say
+ * where it does not (docs/CHECK_ASYNC.md).
+ *
+ * Forward dataflow per function over (block, context) pairs, context 0
+ * being the first iteration of the block's innermost loop (or no loop) and
+ * context 1 a later one. A state is the set of async accesses that may be
+ * in flight ("facts"), each with the buffer and version it touches, its
+ * queue (or pending, not committed yet), how many groups were committed to
+ * that queue after it ([lo, hi] over the paths), whether it is in flight on
+ * every path of the context (must), and the equalities known between ids
+ * (k = init in a first iteration, k = n after the loop). Joins keep a fact
+ * that is on any path (may); must only survives where both sides have it. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <spirv/unified1/spirv.h>
+
+#include "check_async_internal.h"
+#include "gac/async_copy.h"
+#include "gac/async_pipeline.h"
+#include "gac/check_async.h"
+
+enum { POS_CAP = 32, AGE_CAP = 8, MAX_ROUNDS = 1000, ALIAS_DEPTH = 8, PATH_MAX_BLOCKS = 12 };
+#define PENDING UINT32_MAX
+#define UNKNOWN_BUFFER (-1)
+#define NOT_WORKGROUP (-2)
+
+static void *xrealloc(void *p, size_t n) {
+  p = realloc(p, n ? n : 1);
+  if (!p)
+    abort();
+  return p;
+}
+
+/* An async access that may be in flight. */
+typedef struct fact {
+  const gac_inst *copy;    /* one copy (or call that may start copies) it stands for, for diagnostics */
+  bool copy_in_loop;       /* that copy is in a loop: the better witness for a loop's iterations */
+  int buffer;              /* UNKNOWN_BUFFER: any */
+  uint32_t versions;       /* the buffer's V */
+  gac_version version;     /* offset kept in [0, V) */
+  bool async_read;         /* the copy reads the buffer (its Source) rather than writes it */
+  uint32_t queue;          /* PENDING until committed */
+  uint32_t group;          /* the event id naming its group now; 0 once no id names it */
+  uint32_t old_group;      /* the id that named it before an OpPhi did, still valid where it dominates */
+  uint8_t lo, hi;          /* groups committed to the queue after it */
+  bool must;
+  uint8_t must_pos;        /* with must: on every path one is in flight at a position <= must_pos */
+  uint8_t age;             /* back edges crossed since the copy */
+  const gac_inst *kept_by; /* the last wait that left it in flight */
+  const gac_inst *doubt;   /* what made it "may" other than a join: an untraceable wait, a call */
+} fact;
+
+typedef struct alias {
+  uint32_t id;
+  gac_affine value;
+} alias;
+
+typedef struct state {
+  bool reached;
+  fact *f;
+  unsigned nf, cf;
+  alias *a;
+  unsigned na, ca;
+} state;
+
+typedef struct buffer {
+  uint32_t root;
+  uint32_t versions; /* V of a [V x T]; 1 if not multi-buffered */
+  bool param;        /* a function parameter rather than a variable */
+  bool written;      /* an async copy writes it */
+  bool read;         /* an async copy reads it */
+} buffer;
+
+/* One element of a Function variable (a variable of one event or value is
+ * its own element 0): the stores to it, when nothing else can write it. */
+typedef struct slot {
+  uint32_t var;
+  uint64_t index;
+  unsigned stores;
+  const gac_inst *store;
+} slot;
+
+/* A copy's Destination only conflicts with copies reading the buffer: copies
+ * into disjoint parts of one version are common (docs/CHECK_ASYNC.md). */
+enum access_kind { ACCESS_READ, ACCESS_WRITE, ACCESS_COPY_WRITE, ACCESS_CALL };
+
+/* The worst an access met in one context, and the fact that made it so. */
+typedef struct finding {
+  bool evaluated;
+  gac_check_verdict verdict;
+  fact witness;
+  gac_version seen_as, fact_as; /* both versions, resolved in the witness's state */
+} finding;
+
+typedef struct access {
+  const gac_inst *inst;
+  unsigned role; /* operand index, to tell a copy's source from its destination */
+  enum access_kind kind;
+  int buffer;
+  gac_version version;
+  unsigned block;
+  finding in[2]; /* per context */
+} access;
+
+typedef struct checker {
+  const gac_module *m;
+  const gac_check_async_options *opt;
+  gac_diag *diag;
+  gac_check_async_counts *counts;
+  ca_cfg cfg;
+  bool kernel; /* an entry point: its Workgroup parameters are distinct allocations */
+  buffer *buffers;
+  unsigned nb;
+  slot *slots;
+  unsigned nslots;
+  bool *escaped; /* by id: a Function variable whose address goes where the checker cannot follow */
+  uint8_t *starts; /* by function id: 0 not asked yet, 1 starts no copies, 2 may start some */
+  access *acc;
+  unsigned nacc;
+  bool any_copy;
+  bool unknown_writes; /* a copy into untraced Workgroup memory, or a call that starts copies */
+  bool gave_up; /* irreducible flow or no fixpoint: nothing is proved */
+  const char *gave_up_why;
+} checker;
+
+/* ---- states ---- */
+
+static void state_free(state *s) {
+  free(s->f);
+  free(s->a);
+  memset(s, 0, sizeof *s);
+}
+
+static void state_copy(state *d, const state *s) {
+  d->reached = s->reached;
+  d->nf = s->nf;
+  d->na = s->na;
+  if (d->cf < s->nf)
+    d->f = xrealloc(d->f, (d->cf = s->nf) * sizeof *d->f);
+  if (d->ca < s->na)
+    d->a = xrealloc(d->a, (d->ca = s->na) * sizeof *d->a);
+  if (s->nf)
+    memcpy(d->f, s->f, s->nf * sizeof *d->f);
+  if (s->na)
+    memcpy(d->a, s->a, s->na * sizeof *d->a);
+}
+
+static bool same_version(gac_version a, gac_version b) {
+  return a.known == b.known && (!a.known || (a.value.base == b.value.base && a.value.offset == b.value.offset));
+}
+
+/* Copies into one version on one queue are one fact whichever copy they
+ * are: so "some copy into buf[(k-1) mod 2] is in flight" holds on every
+ * path even where the copy was the prologue's on one and the body's on
+ * another. Pending copies stay apart by group, which commits them. */
+static bool same_key(const fact *a, const fact *b) {
+  return a->buffer == b->buffer && same_version(a->version, b->version) && a->async_read == b->async_read &&
+         a->queue == b->queue && (a->queue != PENDING || a->group == b->group) &&
+         (a->buffer != UNKNOWN_BUFFER || a->copy == b->copy);
+}
+
+/* Offsets mod V, so that a version has one form and the facts of a loop stay finite. */
+static void canonical_version(fact *f) {
+  if (f->versions <= 1)
+    f->version = (gac_version){true, {0, 0}};
+  else if (f->version.known) {
+    int64_t r = f->version.value.offset % (int64_t)f->versions;
+    f->version.value.offset = r < 0 ? r + (int64_t)f->versions : r;
+  }
+}
+
+/* Two facts become one: the witness copy (with its age) from a loop if either is. */
+static void merge_witness(fact *into, const fact *from) {
+  if (into->group != from->group)
+    into->group = 0;
+  if (into->old_group != from->old_group)
+    into->old_group = 0;
+  if (!into->copy_in_loop && from->copy_in_loop) {
+    into->copy = from->copy;
+    into->copy_in_loop = true;
+    into->age = from->age;
+  } else if (into->copy_in_loop == from->copy_in_loop && from->age < into->age) {
+    into->age = from->age;
+  }
+}
+
+static fact *find_fact(state *s, const fact *f) {
+  for (unsigned i = 0; i < s->nf; i++)
+    if (same_key(&s->f[i], f))
+      return &s->f[i];
+  return NULL;
+}
+
+/* Adds f to one path's state: two instances of one key are one fact that
+ * is in flight if either is. */
+static void state_add(state *s, fact f) {
+  canonical_version(&f);
+  fact *old = find_fact(s, &f);
+  if (old) {
+    merge_witness(old, &f);
+    old->lo = f.lo < old->lo ? f.lo : old->lo;
+    old->hi = f.hi > old->hi ? f.hi : old->hi;
+    if (f.must && (!old->must || f.must_pos < old->must_pos))
+      old->must_pos = f.must_pos; /* either instance will do */
+    old->must |= f.must;
+    if (!old->kept_by)
+      old->kept_by = f.kept_by;
+    if (!old->doubt)
+      old->doubt = f.doubt;
+    return;
+  }
+  if (s->nf == s->cf)
+    s->f = xrealloc(s->f, (s->cf = s->cf ? 2 * s->cf : 8) * sizeof *s->f);
+  s->f[s->nf++] = f;
+}
+
+/* Rebuilds s's facts through state_add, merging those whose keys became equal. */
+static void state_normalize(state *s) {
+  state t = {0};
+  for (unsigned i = 0; i < s->nf; i++)
+    state_add(&t, s->f[i]);
+  free(s->f);
+  s->f = t.f;
+  s->nf = t.nf;
+  s->cf = t.cf;
+}
+
+static const alias *find_alias(const state *s, uint32_t id) {
+  for (unsigned i = 0; i < s->na; i++)
+    if (s->a[i].id == id)
+      return &s->a[i];
+  return NULL;
+}
+
+static void add_alias(state *s, uint32_t id, gac_affine v) {
+  if (find_alias(s, id) || id == 0)
+    return;
+  if (s->na == s->ca)
+    s->a = xrealloc(s->a, (s->ca = s->ca ? 2 * s->ca : 4) * sizeof *s->a);
+  s->a[s->na++] = (alias){id, v};
+}
+
+static gac_version resolve(const state *s, gac_version v) {
+  for (unsigned d = 0; v.known && v.value.base && d < ALIAS_DEPTH; d++) {
+    const alias *a = find_alias(s, v.value.base);
+    if (!a)
+      break;
+    v.value = (gac_affine){a->value.base, a->value.offset + v.value.offset};
+  }
+  return v;
+}
+
+/* dst = dst ⊔ src; true if dst changed. */
+static bool state_join(state *dst, const state *src) {
+  if (!src->reached)
+    return false;
+  if (!dst->reached) {
+    state_copy(dst, src);
+    return true;
+  }
+  bool changed = false;
+  for (unsigned i = 0; i < dst->nf; i++) {
+    fact *d = &dst->f[i];
+    fact *s = find_fact((state *)src, d);
+    if (!s) {
+      changed |= d->must;
+      d->must = false;
+      continue;
+    }
+    fact before = *d;
+    merge_witness(d, s);
+    d->lo = s->lo < d->lo ? s->lo : d->lo;
+    d->hi = s->hi > d->hi ? s->hi : d->hi;
+    if (d->must && s->must && s->must_pos > d->must_pos)
+      d->must_pos = s->must_pos; /* the path where it is deepest */
+    d->must &= s->must;
+    if (!d->kept_by)
+      d->kept_by = s->kept_by;
+    if (!d->doubt)
+      d->doubt = s->doubt;
+    changed |= before.lo != d->lo || before.hi != d->hi || before.must != d->must ||
+               before.must_pos != d->must_pos || before.age != d->age || before.kept_by != d->kept_by ||
+               before.doubt != d->doubt || before.group != d->group || before.old_group != d->old_group ||
+               before.copy != d->copy;
+  }
+  for (unsigned i = 0; i < src->nf; i++) {
+    if (find_fact(dst, &src->f[i]))
+      continue;
+    fact f = src->f[i];
+    f.must = false;
+    state_add(dst, f);
+    changed = true;
+  }
+  for (unsigned i = 0; i < dst->na;) {
+    const alias *o = find_alias(src, dst->a[i].id);
+    if (o && o->value.base == dst->a[i].value.base && o->value.offset == dst->a[i].value.offset) {
+      i++;
+      continue;
+    }
+    dst->a[i] = dst->a[--dst->na];
+    changed = true;
+  }
+  return changed;
+}
+
+static bool names(const fact *f, uint32_t event) {
+  return event && (f->group == event || f->old_group == event);
+}
+
+static void rename_group(fact *f, uint32_t to) {
+  f->old_group = f->group;
+  f->group = to;
+}
+
+/* ---- what the instructions touch ---- */
+
+static uint32_t in_operand(const gac_inst *i, unsigned k) {
+  unsigned first = gac_inst_first_in_operand(i);
+  return first + k < i->num_operands ? gac_operand_word(i, first + k) : 0;
+}
+
+static unsigned num_in_operands(const gac_inst *i) { return i->num_operands - gac_inst_first_in_operand(i); }
+
+static uint32_t storage_class_of(const gac_module *m, uint32_t pointer) {
+  const gac_inst *t = gac_value_type(m, pointer);
+  return t && t->opcode == SpvOpTypePointer ? t->words[2] : ~0u;
+}
+
+static bool is_function_variable(const gac_module *m, uint32_t id) {
+  const gac_inst *d = gac_def(m, id);
+  return d && d->opcode == SpvOpVariable && d->words[3] == SpvStorageClassFunction;
+}
+
+static bool is_array_variable(const gac_module *m, uint32_t var) {
+  const gac_inst *t = gac_value_type(m, var);
+  const gac_inst *pointee = t && t->opcode == SpvOpTypePointer ? gac_def(m, t->words[3]) : NULL;
+  return pointee && pointee->opcode == SpvOpTypeArray;
+}
+
+/* ptr as an element of a Function variable: the variable itself (not an
+ * array) or an access chain into it with one constant index. */
+static bool slot_of(const checker *c, uint32_t ptr, uint32_t *var, uint64_t *index) {
+  const gac_inst *d = gac_def(c->m, ptr);
+  if (!d)
+    return false;
+  if (is_function_variable(c->m, ptr) && !is_array_variable(c->m, ptr)) {
+    *var = ptr;
+    *index = 0;
+    return true;
+  }
+  return (d->opcode == SpvOpAccessChain || d->opcode == SpvOpInBoundsAccessChain) && num_in_operands(d) == 2 &&
+         is_function_variable(c->m, in_operand(d, 0)) && ca_constant(c->m, in_operand(d, 1), index) &&
+         (*var = in_operand(d, 0), true);
+}
+
+static slot *find_slot(checker *c, uint32_t var, uint64_t index, bool add) {
+  for (unsigned k = 0; k < c->nslots; k++)
+    if (c->slots[k].var == var && c->slots[k].index == index)
+      return &c->slots[k];
+  if (!add)
+    return NULL;
+  c->slots = xrealloc(c->slots, (c->nslots + 1) * sizeof *c->slots);
+  c->slots[c->nslots] = (slot){var, index, 0, NULL};
+  return &c->slots[c->nslots++];
+}
+
+/* The value element `index` of Function variable var holds at `at`: the
+ * last store to it before `at` in at's block, or else its single store,
+ * when that comes first on every path within the iteration. */
+static uint32_t slot_value(const checker *c, uint32_t var, uint64_t index, const gac_inst *at) {
+  if (var >= c->m->bound || c->escaped[var])
+    return 0;
+  uint32_t v;
+  uint64_t k;
+  for (const gac_inst *i = at->prev; i; i = i->prev)
+    if (i->opcode == SpvOpStore && slot_of(c, i->words[1], &v, &k) && v == var && k == index)
+      return i->words[2];
+  const slot *s = find_slot((checker *)c, var, index, false);
+  if (!s || s->stores != 1)
+    return 0;
+  int sb = ca_block_of(&c->cfg, s->store), ab = ca_block_of(&c->cfg, at);
+  if (sb < 0 || ab < 0 || sb == ab || !ca_dominates(&c->cfg, (unsigned)sb, (unsigned)ab))
+    return 0; /* in at's block it would have been found above, so it comes after */
+  if (c->cfg.loop_of[sb] >= 0 && c->cfg.loop_of[sb] != c->cfg.loop_of[ab])
+    return 0;
+  return s->store->words[2];
+}
+
+static uint32_t stored_value(const checker *c, uint32_t ptr, const gac_inst *at) {
+  uint32_t var;
+  uint64_t index;
+  return slot_of(c, ptr, &var, &index) ? slot_value(c, var, index, at) : 0;
+}
+
+/* id through OpCopyObject and single-store Function variables. */
+static uint32_t resolve_value(const checker *c, uint32_t id, const gac_inst *at) {
+  for (unsigned d = 0; d < 16; d++) {
+    const gac_inst *def = gac_def(c->m, id);
+    if (def && def->opcode == SpvOpCopyObject) {
+      id = in_operand(def, 0);
+    } else if (def && def->opcode == SpvOpLoad) {
+      uint32_t v = stored_value(c, in_operand(def, 0), at);
+      if (!v)
+        return id;
+      id = v;
+    } else {
+      return id;
+    }
+  }
+  return id;
+}
+
+static bool counter_lower_bound(void *user, uint32_t id, uint64_t *min) {
+  const checker *c = user;
+  for (unsigned l = 0; l < c->cfg.num_loops; l++)
+    if (c->cfg.loops[l].k == id && ca_constant(c->m, c->cfg.loops[l].init, min))
+      return true;
+  return false;
+}
+
+static int buffer_index(checker *c, uint32_t root) {
+  for (unsigned i = 0; i < c->nb; i++)
+    if (c->buffers[i].root == root)
+      return (int)i;
+  c->buffers = xrealloc(c->buffers, (c->nb + 1) * sizeof *c->buffers);
+  buffer *b = &c->buffers[c->nb];
+  *b = (buffer){.root = root, .versions = 1, .param = gac_def(c->m, root)->opcode == SpvOpFunctionParameter};
+  const gac_inst *t = gac_value_type(c->m, root);
+  const gac_inst *pointee = t && t->opcode == SpvOpTypePointer ? gac_def(c->m, t->words[3]) : NULL;
+  const gac_inst *element = pointee && pointee->opcode == SpvOpTypeArray ? gac_def(c->m, pointee->words[2]) : NULL;
+  uint64_t length;
+  if (element && (element->opcode == SpvOpTypeArray || element->opcode == SpvOpTypeStruct) &&
+      ca_constant(c->m, pointee->words[3], &length) && length >= 1 && length <= UINT32_MAX)
+    b->versions = (uint32_t)length;
+  return (int)c->nb++;
+}
+
+typedef struct place {
+  int buffer; /* or UNKNOWN_BUFFER, NOT_WORKGROUP */
+  gac_version version;
+} place;
+
+static bool is_zero(const gac_module *m, uint32_t id) {
+  uint64_t v;
+  return ca_constant(m, id, &v) && v == 0;
+}
+
+/* The buffer and version a pointer points into. */
+static place place_of(checker *c, uint32_t ptr, const gac_inst *at) {
+  const gac_inst *steps[32];
+  unsigned n = 0;
+  uint32_t sc = storage_class_of(c->m, ptr);
+  place unknown = {sc == SpvStorageClassWorkgroup || sc == SpvStorageClassGeneric ? UNKNOWN_BUFFER : NOT_WORKGROUP,
+                   {false, {0, 0}}};
+  uint32_t id = ptr;
+  for (;;) {
+    const gac_inst *d = gac_def(c->m, id);
+    if (!d || n == 32)
+      return unknown;
+    if (d->opcode == SpvOpVariable || d->opcode == SpvOpFunctionParameter) {
+      if (storage_class_of(c->m, id) != SpvStorageClassWorkgroup)
+        return (place){NOT_WORKGROUP, {false, {0, 0}}};
+      break;
+    }
+    switch (d->opcode) {
+    case SpvOpAccessChain: case SpvOpInBoundsAccessChain: case SpvOpPtrAccessChain:
+    case SpvOpInBoundsPtrAccessChain: case SpvOpBitcast: case SpvOpCopyObject:
+    case SpvOpPtrCastToGeneric: case SpvOpGenericCastToPtr:
+      steps[n++] = d;
+      id = in_operand(d, 0);
+      continue;
+    case SpvOpLoad: {
+      uint32_t v = stored_value(c, in_operand(d, 0), at);
+      if (!v)
+        return unknown;
+      id = v;
+      continue;
+    }
+    default:
+      return unknown;
+    }
+  }
+  place p = {buffer_index(c, id), {false, {0, 0}}};
+  uint32_t versions = c->buffers[p.buffer].versions;
+  bool at_root = true;
+  while (n--) {
+    const gac_inst *s = steps[n];
+    bool ptr_chain = s->opcode == SpvOpPtrAccessChain || s->opcode == SpvOpInBoundsPtrAccessChain;
+    bool chain = ptr_chain || s->opcode == SpvOpAccessChain || s->opcode == SpvOpInBoundsAccessChain;
+    if (ptr_chain && !is_zero(c->m, in_operand(s, 1))) {
+      p.version.known = false; /* pointer arithmetic may leave the version */
+      at_root = false;
+      if (versions > 1)
+        return p;
+      continue;
+    }
+    unsigned first_index = ptr_chain ? 2 : 1;
+    if (at_root && chain && num_in_operands(s) > first_index) {
+      p.version = gac_version_of_index(c->m, in_operand(s, first_index), versions, counter_lower_bound, c);
+      at_root = false;
+    }
+  }
+  /* The buffer's first address cast to an element's type (clang's tiles[0]) is in version 0;
+   * the whole buffer is in all of them. */
+  const gac_inst *pt = gac_value_type(c->m, ptr), *rt = gac_value_type(c->m, c->buffers[p.buffer].root);
+  if (at_root && pt && rt && pt->opcode == SpvOpTypePointer && rt->opcode == SpvOpTypePointer &&
+      pt->words[3] != rt->words[3])
+    p.version = (gac_version){true, {0, 0}};
+  return p;
+}
+
+/* ---- transfer ---- */
+
+static bool is_null_event(const gac_module *m, uint32_t id) {
+  const gac_inst *d = gac_def(m, id);
+  return !d || d->opcode == SpvOpConstantNull || d->opcode == SpvOpUndef;
+}
+
+typedef struct copy_view {
+  uint32_t destination, source, event;
+} copy_view;
+
+static bool copy_of(const gac_module *m, const gac_inst *i, copy_view *v) {
+  gac_async_copy copy;
+  if (gac_async_copy_decode(m, i, &copy)) {
+    *v = (copy_view){copy.destination, copy.source, copy.event};
+    return true;
+  }
+  if (i->opcode == SpvOpGroupAsyncCopy && num_in_operands(i) == 6) {
+    *v = (copy_view){in_operand(i, 1), in_operand(i, 2), in_operand(i, 5)};
+    return true;
+  }
+  return false;
+}
+
+/* Does function f (or what it calls) start async copies? */
+static bool starts_copies(const gac_module *m, const gac_inst *fn_def, unsigned depth) {
+  if (!fn_def || depth > 8)
+    return true;
+  gac_foreach_function(f, (gac_module *)m) {
+    if (f->def != fn_def)
+      continue;
+    if (!f->first_block)
+      return true; /* a declaration: anything */
+    gac_foreach_block(b, f) {
+      gac_foreach_inst(i, &b->insts) {
+        copy_view v;
+        if (copy_of(m, i, &v))
+          return true;
+        if (i->opcode == SpvOpFunctionCall && starts_copies(m, gac_def(m, in_operand(i, 0)), depth + 1))
+          return true;
+      }
+    }
+    return false;
+  }
+  return true;
+}
+
+static void evaluate(checker *c, const state *s, const gac_inst *i, unsigned role, enum access_kind kind,
+                     uint32_t ptr, unsigned ctx, unsigned block);
+
+static bool call_starts_copies(checker *c, const gac_inst *call) {
+  uint32_t fn = in_operand(call, 0);
+  if (fn >= c->m->bound)
+    return true;
+  if (!c->starts[fn])
+    c->starts[fn] = starts_copies(c->m, gac_def(c->m, fn), 0) ? 2 : 1;
+  return c->starts[fn] == 2;
+}
+
+static uint8_t bump(uint8_t x) { return x < POS_CAP ? (uint8_t)(x + 1) : x; }
+
+static void commit(checker *c, state *s, const gac_inst *i) {
+  uint64_t q;
+  bool known_queue = ca_constant(c->m, i->words[GAC_PIPELINE_QUEUE_WORD], &q);
+  uint32_t e = resolve_value(c, i->words[GAC_PIPELINE_VALUE_WORD], i);
+  bool matched = false;
+  for (unsigned k = 0; k < s->nf; k++) {
+    fact *f = &s->f[k];
+    if (f->queue == PENDING && names(f, e) && known_queue) {
+      f->queue = (uint32_t)q;
+      f->lo = f->hi = f->must_pos = 0;
+      f->kept_by = NULL;
+      matched = true;
+    } else if (f->queue != PENDING && (!known_queue || f->queue == q)) {
+      f->hi = bump(f->hi);
+      f->must_pos = bump(f->must_pos);
+      if (known_queue)
+        f->lo = bump(f->lo);
+      else
+        f->must = false, f->doubt = i;
+    }
+  }
+  /* A group the checker cannot name may be any pending one: they may have been committed. */
+  if (!matched && !is_null_event(c->m, e)) {
+    const gac_inst *d = gac_def(c->m, e);
+    copy_view v;
+    if (!d || !(copy_of(c->m, d, &v) || d->opcode == SpvOpPhi))
+      for (unsigned k = 0; k < s->nf; k++)
+        if (s->f[k].queue == PENDING)
+          s->f[k].must = false, s->f[k].doubt = i;
+  }
+  state_normalize(s);
+}
+
+static void async_wait(checker *c, state *s, const gac_inst *i) {
+  uint64_t q, n;
+  bool known_queue = ca_constant(c->m, i->words[GAC_PIPELINE_QUEUE_WORD], &q);
+  bool known_count = ca_constant(c->m, i->words[GAC_PIPELINE_VALUE_WORD], &n);
+  unsigned out = 0;
+  for (unsigned k = 0; k < s->nf; k++) {
+    fact f = s->f[k];
+    if (f.queue != PENDING && (!known_queue || f.queue == q)) {
+      if (known_queue && known_count && f.lo >= n && (f.lo < POS_CAP || n <= POS_CAP))
+        continue; /* at least n groups were committed after it: complete */
+      if (!known_queue || !known_count)
+        f.must = false, f.doubt = i;
+      else if (f.must_pos >= n || f.must_pos == POS_CAP)
+        f.must = false;
+      if (known_queue && known_count && f.hi >= n)
+        f.hi = (uint8_t)(n - 1); /* the older ones it stood for are complete */
+      f.kept_by = i;
+    }
+    s->f[out++] = f;
+  }
+  s->nf = out;
+}
+
+/* OpGroupWaitEvents on events in Function variables: one, or consecutive elements of an array. */
+static void wait_events(checker *c, state *s, const gac_inst *i) {
+  enum { MAX_EVENTS = 16 };
+  uint64_t count, first;
+  uint32_t var, events[MAX_EVENTS];
+  bool traced = ca_constant(c->m, in_operand(i, 1), &count) && count >= 1 && count <= MAX_EVENTS &&
+                slot_of(c, in_operand(i, 2), &var, &first);
+  for (unsigned k = 0; traced && k < count; k++) {
+    events[k] = slot_value(c, var, first + k, i);
+    traced = events[k] != 0;
+    if (traced)
+      events[k] = resolve_value(c, events[k], i);
+  }
+  unsigned out = 0;
+  for (unsigned k = 0; k < s->nf; k++) {
+    fact f = s->f[k];
+    bool waited = false;
+    for (unsigned e = 0; traced && e < count; e++)
+      waited |= names(&f, events[e]);
+    if (waited)
+      continue;
+    if (!traced)
+      f.must = false, f.doubt = i; /* the events waited for are unknown: any group may be among them */
+    s->f[out++] = f;
+  }
+  s->nf = out;
+}
+
+static void call(checker *c, state *s, const gac_inst *i, bool eval, unsigned ctx, unsigned block) {
+  for (unsigned a = 1; a < num_in_operands(i); a++) {
+    uint32_t arg = in_operand(i, a);
+    const gac_inst *t = gac_value_type(c->m, arg);
+    if (!t)
+      continue;
+    if (t->opcode == SpvOpTypePointer) {
+      if (eval)
+        evaluate(c, s, i, a, ACCESS_CALL, arg, ctx, block);
+      if (t->words[2] == SpvStorageClassFunction) /* the callee may wait on events stored there */
+        for (unsigned k = 0; k < s->nf; k++)
+          s->f[k].must = false, s->f[k].doubt = i;
+    } else if (t->opcode == SpvOpTypeEvent) {
+      uint32_t e = resolve_value(c, arg, i);
+      for (unsigned k = 0; k < s->nf; k++)
+        if (names(&s->f[k], e))
+          s->f[k].must = false, s->f[k].doubt = i;
+    }
+  }
+  if (call_starts_copies(c, i)) {
+    const gac_inst *rt = gac_def(c->m, i->type_id);
+    state_add(s, (fact){.copy = i, .copy_in_loop = c->cfg.loop_of[block] >= 0, .buffer = UNKNOWN_BUFFER,
+                        .versions = 1, .queue = PENDING,
+                        .group = rt && rt->opcode == SpvOpTypeEvent ? i->result_id : 0});
+  }
+}
+
+static void transfer_inst(checker *c, state *s, const gac_inst *i, bool eval, unsigned ctx, unsigned block) {
+  copy_view v;
+  switch (i->opcode) {
+  case SpvOpLoad:
+    if (eval)
+      evaluate(c, s, i, 0, ACCESS_READ, in_operand(i, 0), ctx, block);
+    return;
+  case SpvOpStore:
+    if (eval)
+      evaluate(c, s, i, 0, ACCESS_WRITE, in_operand(i, 0), ctx, block);
+    return;
+  case SpvOpCopyMemory: case SpvOpCopyMemorySized:
+    if (eval) {
+      evaluate(c, s, i, 1, ACCESS_READ, in_operand(i, 1), ctx, block);
+      evaluate(c, s, i, 0, ACCESS_WRITE, in_operand(i, 0), ctx, block);
+    }
+    return;
+  case SpvOpGroupWaitEvents:
+    wait_events(c, s, i);
+    return;
+  case SpvOpFunctionCall:
+    call(c, s, i, eval, ctx, block);
+    return;
+  default:
+    break;
+  }
+  if ((i->opcode >= SpvOpAtomicLoad && i->opcode <= SpvOpAtomicXor) || i->opcode == SpvOpAtomicFlagTestAndSet ||
+      i->opcode == SpvOpAtomicFlagClear) {
+    if (eval)
+      evaluate(c, s, i, 0, ACCESS_WRITE, in_operand(i, 0), ctx, block);
+    return;
+  }
+  uint32_t op = gac_async_pipeline_op_of(c->m, i);
+  if (op && i->num_words == GAC_PIPELINE_NUM_WORDS) {
+    if (op == GAC_ASYNC_COMMIT)
+      commit(c, s, i);
+    else if (op == GAC_ASYNC_WAIT)
+      async_wait(c, s, i);
+    return;
+  }
+  if (!copy_of(c->m, i, &v))
+    return;
+  if (eval) {
+    evaluate(c, s, i, 1, ACCESS_READ, v.source, ctx, block);
+    evaluate(c, s, i, 0, ACCESS_COPY_WRITE, v.destination, ctx, block);
+  }
+  /* Chained through its Event operand, the copy joins that pending group. */
+  uint32_t in = resolve_value(c, v.event, i);
+  if (!is_null_event(c->m, in))
+    for (unsigned k = 0; k < s->nf; k++)
+      if (s->f[k].queue == PENDING && names(&s->f[k], in))
+        rename_group(&s->f[k], i->result_id);
+  place dst = place_of(c, v.destination, i), src = place_of(c, v.source, i);
+  fact f = {.copy = i, .copy_in_loop = c->cfg.loop_of[block] >= 0, .queue = PENDING, .group = i->result_id,
+            .must = true};
+  if (dst.buffer != NOT_WORKGROUP) {
+    f.buffer = dst.buffer;
+    f.versions = dst.buffer >= 0 ? c->buffers[dst.buffer].versions : 1;
+    f.version = dst.version;
+    state_add(s, f);
+  }
+  if (src.buffer != NOT_WORKGROUP) {
+    f.buffer = src.buffer;
+    f.versions = src.buffer >= 0 ? c->buffers[src.buffer].versions : 1;
+    f.version = src.version;
+    f.async_read = true;
+    state_add(s, f);
+  }
+  state_normalize(s);
+}
+
+/* ---- edges ---- */
+
+/* The event phis of `to` rename the groups `from` named by their incoming values. */
+static uint32_t phi_rename(const checker *c, unsigned from, unsigned to, uint32_t group) {
+  uint32_t label = gac_block_label(c->cfg.blocks[from]);
+  for (gac_inst *phi = c->cfg.blocks[to]->insts.first->next; phi && phi->opcode == SpvOpPhi; phi = phi->next)
+    for (unsigned w = 3; w + 1 < phi->num_words; w += 2)
+      if (phi->words[w + 1] == label && phi->words[w] == group && group)
+        return phi->result_id;
+  return 0;
+}
+
+/* Ids defined in loop l take new values when the loop is entered or goes round. */
+static void forget_loop_values(checker *c, state *s, int l, unsigned from, unsigned to, bool back_edge) {
+  const ca_loop *L = &c->cfg.loops[l];
+  for (unsigned k = 0; k < s->nf; k++) {
+    fact *f = &s->f[k];
+    if (f->version.known && f->version.value.base && ca_defined_in_loop(&c->cfg, l, f->version.value.base)) {
+      if (back_edge && f->version.value.base == L->k)
+        f->version = gac_version_next_iteration(f->version, L->k);
+      else
+        f->version.known = false;
+    }
+    uint32_t renamed = phi_rename(c, from, to, f->group);
+    if (renamed)
+      rename_group(f, renamed);
+    else if (f->group && ca_defined_in_loop(&c->cfg, l, f->group))
+      f->group = 0;
+    if (f->old_group && ca_defined_in_loop(&c->cfg, l, f->old_group))
+      f->old_group = 0;
+    if (back_edge && f->age < AGE_CAP)
+      f->age++;
+  }
+  for (unsigned k = 0; k < s->na;) {
+    if (ca_defined_in_loop(&c->cfg, l, s->a[k].id) ||
+        (s->a[k].value.base && ca_defined_in_loop(&c->cfg, l, s->a[k].value.base)))
+      s->a[k] = s->a[--s->na];
+    else
+      k++;
+  }
+  state_normalize(s);
+}
+
+static gac_affine affine_value(const gac_module *m, uint32_t id, int64_t plus) {
+  uint64_t v;
+  return ca_constant(m, id, &v) ? (gac_affine){0, (int64_t)v + plus} : (gac_affine){id, plus};
+}
+
+/* In a first iteration with constant start and bound, whether the exit test leaves (1), stays (0) or -1. */
+static int first_iteration_exit(const checker *c, const ca_loop *L) {
+  uint64_t init, n;
+  if (!L->has_exit_test || !ca_constant(c->m, L->init, &init) || !ca_constant(c->m, L->bound, &n))
+    return -1;
+  const gac_inst *t = gac_value_type(c->m, L->k);
+  unsigned w = t && t->opcode == SpvOpTypeInt ? t->words[2] : 32;
+  uint64_t mask = w >= 64 ? UINT64_MAX : (UINT64_C(1) << w) - 1;
+  uint64_t x = (init + (uint64_t)L->exit_offset) & mask;
+  n &= mask;
+  int64_t sx = (int64_t)(x << (64 - w)) >> (64 - w), sn = (int64_t)(n << (64 - w)) >> (64 - w);
+  switch (L->compare) {
+  case SpvOpULessThan: return !(x < n);
+  case SpvOpSLessThan: return !(sx < sn);
+  case SpvOpINotEqual: return x == n;
+  case SpvOpUGreaterThanEqual: return x >= n;
+  case SpvOpSGreaterThanEqual: return sx >= sn;
+  case SpvOpIEqual: return x == n;
+  default: return -1;
+  }
+}
+
+/* Pushes `out` (the state at the end of block b in context ctx) along edge b -> s. */
+static bool propagate(checker *c, state *states, const state *out, unsigned b, unsigned ctx, unsigned s) {
+  const ca_cfg *g = &c->cfg;
+  int lb = g->loop_of[b], ls = g->loop_of[s];
+  state t = {0};
+  state_copy(&t, out);
+  unsigned targets = 1u << ctx; /* bit per context of s */
+  bool header = ls >= 0 && g->loops[ls].header == s;
+  if (lb >= 0 && ctx == 0 && g->loops[lb].has_exit_test && g->loops[lb].exit_block == b &&
+      first_iteration_exit(c, &g->loops[lb]) == (s != g->loops[lb].exit_target)) {
+    state_free(&t);
+    return false; /* the first iteration cannot take this edge */
+  }
+  /* Loops left on the way out, innermost first. */
+  for (int l = lb; l >= 0 && !ca_in_loop(g, l, s);) {
+    const ca_loop *L = &g->loops[l];
+    /* Left after going round: the test held the iteration before, so k + offset = n now. */
+    if (l == lb && ctx == 1 && L->has_exit_test && L->exit_block == b && s == L->exit_target &&
+        L->compare != SpvOpIEqual && L->compare != SpvOpINotEqual)
+      add_alias(&t, L->k, affine_value(c->m, L->bound, -L->exit_offset));
+    if (L->has_exit_test && L->exit_block == b && s == L->exit_target &&
+        (L->compare == SpvOpIEqual || L->compare == SpvOpINotEqual))
+      add_alias(&t, L->k, affine_value(c->m, L->bound, -L->exit_offset));
+    /* What is relative to the loop's values is said in what they equal now. */
+    for (unsigned k = 0; k < t.nf; k++)
+      if (t.f[k].version.known && t.f[k].version.value.base &&
+          ca_defined_in_loop(g, l, t.f[k].version.value.base))
+        t.f[k].version = resolve(&t, t.f[k].version);
+    state_normalize(&t);
+    /* the enclosing loop */
+    int parent = -1;
+    for (unsigned p = 0; p < g->num_loops; p++)
+      if ((int)p != l && g->loops[p].body[L->header] && g->loops[p].body_size > L->body_size &&
+          (parent < 0 || g->loops[p].body_size < g->loops[parent].body_size))
+        parent = (int)p;
+    l = parent;
+  }
+  if (lb >= 0 && ca_in_loop(g, lb, b) && !ca_in_loop(g, lb, s))
+    targets = ls >= 0 ? 3u : 1u; /* an outer loop's context is not tracked inside an inner one */
+  if (header && ca_in_loop(g, ls, b)) {
+    forget_loop_values(c, &t, ls, b, s, true);
+    targets = 2u;
+  } else if (header) {
+    const ca_loop *L = &g->loops[ls];
+    forget_loop_values(c, &t, ls, b, s, false);
+    uint64_t init;
+    if (L->k)
+      add_alias(&t, L->k, affine_value(c->m, L->init, 0));
+    /* With k = init here, version c is k + (c - init): a form that stays
+     * exact as k grows, so what the prologue wrote keeps its version in
+     * later iterations. */
+    if (L->k && ca_constant(c->m, L->init, &init)) {
+      for (unsigned k = 0; k < t.nf; k++)
+        if (t.f[k].version.known && !t.f[k].version.value.base)
+          t.f[k].version.value = (gac_affine){L->k, t.f[k].version.value.offset - (int64_t)init};
+      state_normalize(&t);
+    }
+    targets = 1u;
+  } else {
+    for (unsigned k = 0; k < t.nf; k++) {
+      uint32_t renamed = phi_rename(c, b, s, t.f[k].group);
+      if (renamed)
+        rename_group(&t.f[k], renamed);
+    }
+    state_normalize(&t);
+  }
+  if (ls < 0)
+    targets = 1u;
+  bool changed = false;
+  for (unsigned k = 0; k < 2; k++)
+    if (targets & (1u << k))
+      changed |= state_join(&states[2 * s + k], &t);
+  state_free(&t);
+  return changed;
+}
+
+static void transfer_block(checker *c, state *s, unsigned b, bool eval, unsigned ctx) {
+  gac_foreach_inst(i, &c->cfg.blocks[b]->insts) transfer_inst(c, s, i, eval, ctx, b);
+}
+
+/* ---- verdicts ---- */
+
+static access *access_record(checker *c, const gac_inst *i, unsigned role) {
+  for (unsigned k = 0; k < c->nacc; k++)
+    if (c->acc[k].inst == i && c->acc[k].role == role)
+      return &c->acc[k];
+  c->acc = xrealloc(c->acc, (c->nacc + 1) * sizeof *c->acc);
+  access *a = &c->acc[c->nacc++];
+  memset(a, 0, sizeof *a);
+  a->inst = i;
+  a->role = role;
+  return a;
+}
+
+static bool buffers_may_alias(const checker *c, int a, int b) {
+  if (a == b || a < 0 || b < 0)
+    return true;
+  const buffer *x = &c->buffers[a], *y = &c->buffers[b];
+  /* Distinct variables never alias; a kernel's Workgroup parameters are distinct allocations. */
+  if (!x->param && !y->param)
+    return false;
+  return !c->kernel;
+}
+
+/* Accesses worth a verdict: to what an async copy writes (or, for writes, reads). */
+static bool relevant(const checker *c, int buf, enum access_kind kind) {
+  if (buf == NOT_WORKGROUP)
+    return false;
+  if (c->unknown_writes)
+    return true;
+  for (unsigned k = 0; k < c->nb; k++) {
+    bool conflicts = kind == ACCESS_READ         ? c->buffers[k].written
+                     : kind == ACCESS_COPY_WRITE ? c->buffers[k].read
+                                                 : c->buffers[k].written || c->buffers[k].read;
+    if (conflicts && buffers_may_alias(c, buf, (int)k))
+      return true;
+  }
+  return false;
+}
+
+static void evaluate(checker *c, const state *s, const gac_inst *i, unsigned role, enum access_kind kind,
+                     uint32_t ptr, unsigned ctx, unsigned block) {
+  place p = place_of(c, ptr, i);
+  if (!relevant(c, p.buffer, kind))
+    return;
+  access *a = access_record(c, i, role);
+  a->kind = kind;
+  a->buffer = p.buffer;
+  a->version = p.version;
+  a->block = block;
+  finding *fd = &a->in[ctx];
+  bool first = !fd->evaluated;
+  fd->evaluated = true;
+  gac_check_verdict v = GAC_CHECK_PROVED;
+  const fact *witness = NULL;
+  gac_version mine = resolve(s, p.version), theirs = {0};
+  for (unsigned k = 0; k < s->nf; k++) {
+    const fact *f = &s->f[k];
+    if (f->async_read ? kind == ACCESS_READ : kind == ACCESS_COPY_WRITE)
+      continue; /* two reads do not conflict; see enum access_kind */
+    if (f->async_read && f->copy == i)
+      continue;
+    if (!buffers_may_alias(c, f->buffer, p.buffer))
+      continue;
+    gac_version fv = resolve(s, f->version);
+    gac_version_relation r =
+        f->buffer == p.buffer ? gac_version_compare(fv, mine, c->buffers[p.buffer].versions) : GAC_VERSION_MAYBE;
+    if (r == GAC_VERSION_OTHER)
+      continue;
+    gac_check_verdict fv_verdict =
+        r == GAC_VERSION_SAME && f->must && kind != ACCESS_CALL ? GAC_CHECK_VIOLATED : GAC_CHECK_UNDECIDED;
+    if (!witness || fv_verdict > v) {
+      v = fv_verdict;
+      witness = f;
+      theirs = fv;
+    }
+  }
+  if (c->gave_up && v == GAC_CHECK_PROVED)
+    v = GAC_CHECK_UNDECIDED;
+  if (first || v > fd->verdict) {
+    fd->verdict = v;
+    fd->seen_as = mine;
+    fd->fact_as = theirs;
+    if (witness)
+      fd->witness = *witness;
+    else
+      memset(&fd->witness, 0, sizeof fd->witness);
+  }
+}
+
+static const char *access_verb(const access *a) {
+  if (a->kind == ACCESS_CALL)
+    return "passes a pointer into";
+  if (a->inst->opcode != SpvOpLoad && a->inst->opcode != SpvOpStore)
+    return a->kind == ACCESS_READ ? "reads (as its Source)" : "writes (as its Destination)";
+  return a->kind == ACCESS_READ ? "reads" : "writes";
+}
+
+static void describe_place(const checker *c, int buf, gac_version v, char *out, size_t size) {
+  if (buf < 0) {
+    snprintf(out, size, "Workgroup memory the checker cannot trace");
+    return;
+  }
+  char name[64], version[96];
+  ca_name(c->m, c->buffers[buf].root, name, sizeof name);
+  if (c->buffers[buf].versions <= 1) {
+    snprintf(out, size, "%s", name);
+    return;
+  }
+  gac_version_format(c->m, v, c->buffers[buf].versions, version, sizeof version);
+  snprintf(out, size, "%s[%s]", name, version);
+}
+
+static const char *block_name(const checker *c, unsigned b, char *buf, size_t size) {
+  ca_name(c->m, gac_block_label(c->cfg.blocks[b]), buf, size);
+  return buf;
+}
+
+/* "path: %a -> %b -> %c", round the back edge when the copy is from an earlier iteration. */
+static void describe_path(const checker *c, const access *a, unsigned ctx, char *out, size_t size) {
+  const fact *w = &a->in[ctx].witness;
+  int from = ca_block_of(&c->cfg, w->copy);
+  size_t len = 0;
+  out[0] = '\0';
+  if (from < 0)
+    return;
+  unsigned blocks[2 * PATH_MAX_BLOCKS], n = 0;
+  /* Prefer a path through no wait that could cover the copy: the one that leaves it in flight. */
+  bool *avoid = calloc(c->cfg.n ? c->cfg.n : 1, sizeof *avoid);
+  if (!avoid)
+    abort();
+  for (unsigned b = 0; b < c->cfg.n; b++) {
+    gac_foreach_inst(i, &c->cfg.blocks[b]->insts) {
+      uint32_t op = gac_async_pipeline_op_of(c->m, i);
+      uint64_t q;
+      avoid[b] |= i->opcode == SpvOpGroupWaitEvents ||
+                  (op == GAC_ASYNC_WAIT && w->queue != PENDING &&
+                   (!ca_constant(c->m, i->words[GAC_PIPELINE_QUEUE_WORD], &q) || q == w->queue) && i != w->kept_by);
+    }
+  }
+  int l = c->cfg.loop_of[a->block];
+  if (w->age > 0 && l >= 0) {
+    const ca_loop *L = &c->cfg.loops[l];
+    unsigned latch = L->header;
+    for (unsigned p = 0; p < c->cfg.n; p++)
+      for (unsigned k = 0; k < c->cfg.num_succ[p]; k++)
+        if (c->cfg.succ[p][k] == L->header && L->body[p])
+          latch = p;
+    n = ca_path(&c->cfg, (unsigned)from, latch, avoid, blocks, PATH_MAX_BLOCKS);
+    if (!n)
+      n = ca_path(&c->cfg, (unsigned)from, latch, NULL, blocks, PATH_MAX_BLOCKS);
+    unsigned m = ca_path(&c->cfg, L->header, a->block, avoid, blocks + n, PATH_MAX_BLOCKS);
+    n += m ? m : ca_path(&c->cfg, L->header, a->block, NULL, blocks + n, PATH_MAX_BLOCKS);
+  } else {
+    n = ca_path(&c->cfg, (unsigned)from, a->block, avoid, blocks, PATH_MAX_BLOCKS);
+    if (!n)
+      n = ca_path(&c->cfg, (unsigned)from, a->block, NULL, blocks, PATH_MAX_BLOCKS);
+  }
+  free(avoid);
+  len += (size_t)snprintf(out + len, size - len, "; path:");
+  for (unsigned k = 0; k < n && len < size; k++) {
+    char name[64];
+    len += (size_t)snprintf(out + len, size - len, "%s%s", k ? " -> " : " ", block_name(c, blocks[k], name, sizeof name));
+  }
+  if (l >= 0 && len < size) {
+    const char *when = ctx == 0 ? "in the loop's first iteration" : "in a later iteration k";
+    if (w->age == 0 || !ca_in_loop(&c->cfg, l, (unsigned)from))
+      snprintf(out + len, size - len, " (%s)", when);
+    else
+      snprintf(out + len, size - len, " (copied in iteration k-%u%s, accessed in iteration k)", w->age,
+               w->age == AGE_CAP ? " or earlier" : "");
+  }
+}
+
+static void describe_group(const checker *c, const fact *f, char *out, size_t size) {
+  char wait[128] = "";
+  if (f->queue == PENDING) {
+    snprintf(out, size, "its group was not committed, and no OpGroupWaitEvents is known to cover it");
+    return;
+  }
+  if (f->kept_by) {
+    uint64_t n;
+    char name[48], count[24] = "?";
+    ca_name(c->m, f->kept_by->result_id, name, sizeof name);
+    if (ca_constant(c->m, f->kept_by->words[GAC_PIPELINE_VALUE_WORD], &n))
+      snprintf(count, sizeof count, "%llu", (unsigned long long)n);
+    snprintf(wait, sizeof wait, "AsyncWait %s (queue %u, in flight %s)", name, f->queue, count);
+  }
+  char positions[48];
+  if (f->lo == f->hi)
+    snprintf(positions, sizeof positions, "%u%s", f->lo, f->hi == POS_CAP ? " or more" : "");
+  else
+    snprintf(positions, sizeof positions, "%u to %u%s", f->lo, f->hi, f->hi == POS_CAP ? " or more" : "");
+  snprintf(out, size, "its group was committed to queue %u with %s group(s) committed after it, %s%s", f->queue,
+           positions, f->kept_by ? "and " : "and no wait on the queue since", f->kept_by ? wait : "");
+  if (f->kept_by)
+    strncat(out, " leaves it in flight", size - strlen(out) - 1);
+}
+
+/* "async copy into %buf[0] (%e0) is in flight: its group ...; path: ..." */
+static void describe_finding(const checker *c, const access *a, unsigned ctx, char *out, size_t size) {
+  const fact *f = &a->in[ctx].witness;
+  char theirs[192], group[320], path[640], copy[64];
+  describe_place(c, f->buffer, a->in[ctx].fact_as, theirs, sizeof theirs);
+  describe_group(c, f, group, sizeof group);
+  describe_path(c, a, ctx, path, sizeof path);
+  ca_name(c->m, f->copy->result_id, copy, sizeof copy);
+  const char *kind = f->copy->opcode == SpvOpFunctionCall ? "copies started by a call into"
+                     : f->async_read                      ? "async copy out of"
+                                                          : "async copy into";
+  snprintf(out, size, "%s %s (%s) %s: %s%s", kind, theirs, copy,
+           a->in[ctx].verdict == GAC_CHECK_VIOLATED ? "is in flight" : "may be in flight", group, path);
+}
+
+static const char *doubt_reason(const checker *c, const gac_inst *i) {
+  switch (i->opcode) {
+  case SpvOpGroupWaitEvents:
+    return "which events are waited for cannot be traced: OpGroupWaitEvents";
+  case SpvOpFunctionCall:
+    return "the callee may wait for it: OpFunctionCall";
+  default:
+    return gac_async_pipeline_op_of(c->m, i) == GAC_ASYNC_COMMIT ? "which group is committed cannot be traced: AsyncCommit"
+                                                                 : "the queue or count is not a constant: AsyncWait";
+  }
+}
+
+static void report(checker *c, const access *a) {
+  const gac_inst *i = a->inst;
+  char what[192], finding_text[1300], other[1400], why[160] = "";
+  describe_place(c, a->buffer, a->version, what, sizeof what);
+  const char *opname = i->opcode == SpvOpLoad ? "OpLoad" : i->opcode == SpvOpStore ? "OpStore"
+                       : i->opcode == SpvOpFunctionCall ? "OpFunctionCall" : i->opcode == SpvOpExtInst ? "the copy"
+                       : "the instruction";
+  /* The worse context; a later iteration (the steady state) on a tie. */
+  unsigned ctx = !a->in[1].evaluated || (a->in[0].evaluated && a->in[0].verdict > a->in[1].verdict) ? 0 : 1;
+  const finding *fd = &a->in[ctx];
+  gac_severity undecided = c->opt->strict ? GAC_ERROR : GAC_WARNING;
+  if (fd->verdict == GAC_CHECK_PROVED) {
+    if (c->opt->verbose)
+      gac_diag_add(c->diag, GAC_REMARK, i->offset, i->result_id, "CheckAsync.Proved",
+                   "proved: %s %s %s after every async copy into it is covered by a wait", opname, access_verb(a),
+                   what);
+    c->counts->proved++;
+    return;
+  }
+  if (!fd->witness.copy) { /* only the checker gave up */
+    gac_diag_add(c->diag, undecided, i->offset, i->result_id, "CheckAsync.Undecided", "cannot decide: %s %s %s: %s",
+                 opname, access_verb(a), what, c->gave_up_why);
+    c->counts->undecided++;
+    return;
+  }
+  describe_finding(c, a, ctx, finding_text, sizeof finding_text);
+  other[0] = '\0';
+  const finding *o = &a->in[!ctx];
+  if (o->evaluated && o->verdict == fd->verdict && o->witness.copy && o->witness.copy != fd->witness.copy) {
+    char text[1300];
+    describe_finding(c, a, !ctx, text, sizeof text);
+    snprintf(other, sizeof other, "; and in the %s: %s", ctx ? "first iteration" : "later iterations", text);
+  }
+  if (fd->verdict == GAC_CHECK_VIOLATED) {
+    gac_diag_add(c->diag, GAC_ERROR, i->offset, i->result_id, "CheckAsync.Violated", "violated: %s %s %s while %s%s",
+                 opname, access_verb(a), what, finding_text, other);
+    c->counts->violated++;
+    return;
+  }
+  const fact *f = &fd->witness;
+  if (a->kind == ACCESS_CALL)
+    snprintf(why, sizeof why, "the callee may access it");
+  else if (c->gave_up)
+    snprintf(why, sizeof why, "%s", c->gave_up_why);
+  else if (a->buffer != f->buffer)
+    snprintf(why, sizeof why, "the buffers may alias");
+  else if (gac_version_compare(fd->fact_as, fd->seen_as, c->buffers[a->buffer].versions) == GAC_VERSION_MAYBE)
+    snprintf(why, sizeof why, "the versions cannot be related");
+  else if (f->doubt)
+    snprintf(why, sizeof why, "%s at word %zu", doubt_reason(c, f->doubt), f->doubt->offset);
+  else
+    snprintf(why, sizeof why, "it is in flight on some paths only");
+  gac_diag_add(c->diag, undecided, i->offset, i->result_id, "CheckAsync.Undecided",
+               "cannot decide (%s): %s %s %s while %s%s", why, opname, access_verb(a), what, finding_text, other);
+  c->counts->undecided++;
+}
+
+/* ---- per function ---- */
+
+static int by_position(const void *x, const void *y) {
+  const access *a = x, *b = y;
+  if (a->inst->offset != b->inst->offset)
+    return a->inst->offset < b->inst->offset ? -1 : 1;
+  return (a->role > b->role) - (a->role < b->role);
+}
+
+static bool is_entry_point(const gac_module *m, uint32_t function) {
+  gac_foreach_inst(e, &m->sections[GAC_SECTION_ENTRY_POINT]) if (e->num_words > 2 && e->words[2] == function)
+      return true;
+  return false;
+}
+
+/* Whether the Workgroup pointer parameters of `function` are distinct
+ * allocations: it is a kernel, or it is called (at least once) and every
+ * call passes them parameters of such a function, no two the same (as
+ * llvm-spirv's kernel wrappers do). */
+static bool distinct_parameters(const gac_module *m, uint32_t function, unsigned depth) {
+  if (is_entry_point(m, function))
+    return true;
+  if (depth > 4)
+    return false;
+  bool called = false;
+  gac_foreach_function(f, (gac_module *)m) {
+    gac_foreach_block(b, f) {
+      gac_foreach_inst(i, &b->insts) {
+        if (i->opcode != SpvOpFunctionCall || in_operand(i, 0) != function)
+          continue;
+        called = true;
+        for (unsigned a = 1; a < num_in_operands(i); a++) {
+          uint32_t arg = in_operand(i, a);
+          if (storage_class_of(m, arg) != SpvStorageClassWorkgroup)
+            continue;
+          const gac_inst *d = gac_def(m, arg);
+          if (!d || d->opcode != SpvOpFunctionParameter || gac_inst_function(d) != f)
+            return false;
+          for (unsigned o = 1; o < a; o++)
+            if (in_operand(i, o) == arg)
+              return false;
+        }
+        if (!distinct_parameters(m, f->def->result_id, depth + 1))
+          return false;
+      }
+    }
+  }
+  return called;
+}
+
+/* Function variables: the stores to each element, and whether the address
+ * escapes (an OpBitcast only for OpLifetimeStart/Stop, as clang -O2 writes,
+ * does not). */
+static void scan_stores(checker *c) {
+  uint32_t *cast_of = calloc(c->m->bound, sizeof *cast_of);
+  if (!cast_of)
+    abort();
+  gac_foreach_block(b, c->cfg.f) {
+    gac_foreach_inst(i, &b->insts) {
+      copy_view v;
+      c->any_copy |= copy_of(c->m, i, &v);
+      if (i->opcode == SpvOpFunctionCall && call_starts_copies(c, i))
+        c->any_copy = c->unknown_writes = true;
+      unsigned first = gac_inst_first_in_operand(i);
+      for (unsigned k = first; k < i->num_operands; k++) {
+        if (i->operands[k].kind != GAC_OPERAND_ID)
+          continue;
+        uint32_t id = gac_operand_word(i, k), var;
+        uint64_t index;
+        bool element = slot_of(c, id, &var, &index);
+        if (id < c->m->bound && cast_of[id]) {
+          if (i->opcode != SpvOpLifetimeStart && i->opcode != SpvOpLifetimeStop)
+            c->escaped[cast_of[id]] = true;
+          continue;
+        }
+        if (i->opcode == SpvOpBitcast && is_function_variable(c->m, id) && i->result_id < c->m->bound) {
+          cast_of[i->result_id] = id;
+          continue;
+        }
+        if (!element) {
+          /* The variable as the base of an element's access chain is followed there. */
+          if (is_function_variable(c->m, id) && !(slot_of(c, i->result_id, &var, &index) && k == first))
+            c->escaped[id] = true;
+          continue;
+        }
+        if (i->opcode == SpvOpStore && k == first) {
+          slot *e = find_slot(c, var, index, true);
+          e->stores++;
+          e->store = i;
+        } else if (!(i->opcode == SpvOpLoad && k == first) && !(i->opcode == SpvOpGroupWaitEvents && k == first + 2)) {
+          c->escaped[var] = true;
+        }
+      }
+    }
+  }
+  free(cast_of);
+}
+
+static void mark_written(checker *c) {
+  gac_foreach_block(b, c->cfg.f) {
+    gac_foreach_inst(i, &b->insts) {
+      copy_view v;
+      if (!copy_of(c->m, i, &v))
+        continue;
+      place p = place_of(c, v.destination, i), q = place_of(c, v.source, i);
+      if (p.buffer >= 0)
+        c->buffers[p.buffer].written = true;
+      if (q.buffer >= 0)
+        c->buffers[q.buffer].read = true;
+      c->unknown_writes |= p.buffer == UNKNOWN_BUFFER;
+    }
+  }
+}
+
+static void check_function(checker *c, gac_function *f) {
+  ca_cfg_build(&c->cfg, c->m, f);
+  c->kernel = distinct_parameters(c->m, f->def->result_id, 0);
+  c->escaped = calloc(c->m->bound, sizeof *c->escaped);
+  if (!c->escaped)
+    abort();
+  c->gave_up = c->cfg.irreducible;
+  c->gave_up_why = "the control flow is irreducible";
+  scan_stores(c);
+  mark_written(c);
+  unsigned n = c->cfg.n;
+  state *states = calloc(2 * (n ? n : 1), sizeof *states);
+  if (!states)
+    abort();
+  if (c->any_copy && n) {
+    states[0].reached = true;
+    bool changed = true;
+    unsigned rounds = 0;
+    state out = {0};
+    for (; changed && rounds < MAX_ROUNDS; rounds++) {
+      changed = false;
+      for (unsigned r = 0; r < c->cfg.num_rpo; r++) {
+        unsigned b = c->cfg.rpo[r];
+        for (unsigned ctx = 0; ctx < 2; ctx++) {
+          if (!states[2 * b + ctx].reached)
+            continue;
+          state_copy(&out, &states[2 * b + ctx]);
+          transfer_block(c, &out, b, false, ctx);
+          for (unsigned k = 0; k < c->cfg.num_succ[b]; k++)
+            changed |= propagate(c, states, &out, b, ctx, c->cfg.succ[b][k]);
+        }
+      }
+    }
+    if (changed) {
+      c->gave_up = true;
+      c->gave_up_why = "the analysis found no fixpoint";
+    }
+    for (unsigned r = 0; r < c->cfg.num_rpo; r++) {
+      unsigned b = c->cfg.rpo[r];
+      for (unsigned ctx = 0; ctx < 2; ctx++) {
+        if (!states[2 * b + ctx].reached)
+          continue;
+        state_copy(&out, &states[2 * b + ctx]);
+        transfer_block(c, &out, b, true, ctx);
+      }
+    }
+    state_free(&out);
+    if (c->nacc)
+      qsort(c->acc, c->nacc, sizeof *c->acc, by_position);
+    for (unsigned k = 0; k < c->nacc; k++)
+      report(c, &c->acc[k]);
+  }
+  for (unsigned k = 0; k < 2 * n; k++)
+    state_free(&states[k]);
+  free(states);
+  free(c->escaped);
+  free(c->slots);
+  c->slots = NULL;
+  c->nslots = 0;
+  free(c->buffers);
+  free(c->acc);
+  c->escaped = NULL;
+  c->buffers = NULL;
+  c->acc = NULL;
+  c->nb = c->nacc = 0;
+  c->any_copy = c->unknown_writes = false;
+  ca_cfg_free(&c->cfg);
+}
+
+void gac_check_async(const gac_module *m, const gac_check_async_options *options, gac_diag *diag,
+                     gac_check_async_counts *counts) {
+  gac_check_async_counts local = {0};
+  gac_check_async_options defaults = {0};
+  checker c = {.m = m, .opt = options ? options : &defaults, .diag = diag, .counts = counts ? counts : &local};
+  memset(c.counts, 0, sizeof *c.counts);
+  c.starts = calloc(m->bound ? m->bound : 1, 1);
+  if (!c.starts)
+    abort();
+  gac_foreach_function(f, (gac_module *)m) {
+    if (f->first_block)
+      check_function(&c, f);
+  }
+  free(c.starts);
+}
+
+bool gac_check_async_pass(gac_module *m, const char *arg, gac_diag *diag) {
+  gac_check_async_options o = {0};
+  for (const char *p = arg; p && *p;) {
+    size_t len = strcspn(p, ",");
+    if (len == 6 && strncmp(p, "strict", 6) == 0)
+      o.strict = true;
+    else if (len == 7 && strncmp(p, "verbose", 7) == 0)
+      o.verbose = true;
+    else {
+      gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "CheckAsync.Option",
+                   "--check-async takes 'strict' and 'verbose', not '%.*s'", (int)len, p);
+      return false;
+    }
+    p += len + (p[len] == ',');
+  }
+  gac_check_async_counts counts;
+  gac_check_async(m, &o, diag, &counts);
+  if (counts.proved + counts.undecided + counts.violated)
+    gac_diag_add(diag, GAC_REMARK, GAC_NO_OFFSET, 0, "CheckAsync.Summary",
+                 "check-async: %zu proved, %zu violated, %zu cannot decide", counts.proved, counts.violated,
+                 counts.undecided);
+  return false; /* an analysis: the module is unchanged */
+}

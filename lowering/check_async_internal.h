@@ -1,0 +1,56 @@
+/* What the files of --check-async share: the control-flow graph with its
+ * dominators and loops, and small helpers (docs/CHECK_ASYNC.md). */
+#ifndef GAC_CHECK_ASYNC_INTERNAL_H
+#define GAC_CHECK_ASYNC_INTERNAL_H
+
+#include "gac/builder.h"
+
+/* A natural loop, with its counter when it has one: k = OpPhi(init from
+ * outside, k + 1 from every latch), and its exit test when one is
+ * recognised: a branch in the header or the single latch on
+ * `x < n`, `x != n` (stay when true) or `x >= n`, `x == n` (leave when
+ * true), x = k + exit_offset, n defined outside the loop. */
+typedef struct ca_loop {
+  unsigned header;
+  bool *body;            /* [num_blocks] */
+  unsigned body_size;
+  uint32_t k, k_next, init;
+  bool has_exit_test;
+  unsigned exit_block, exit_target; /* the test's block and the successor that leaves */
+  uint32_t bound, compare;          /* n and the comparison's opcode */
+  int64_t exit_offset;
+} ca_loop;
+
+typedef struct ca_cfg {
+  const gac_module *m;
+  gac_function *f;
+  unsigned n;
+  gac_block **blocks;   /* in function order */
+  uint32_t *index_of;   /* label id -> block index + 1, [bound] */
+  unsigned **succ, *num_succ;
+  unsigned *rpo, num_rpo; /* reachable blocks, reverse post-order */
+  unsigned *rpo_number;   /* block -> position in rpo, UINT32_MAX if unreachable */
+  unsigned *idom;
+  int *loop_of;           /* innermost loop, -1 if none */
+  ca_loop *loops;
+  unsigned num_loops;
+  bool irreducible;       /* a cycle that is not a natural loop */
+} ca_cfg;
+
+void ca_cfg_build(ca_cfg *c, const gac_module *m, gac_function *f);
+void ca_cfg_free(ca_cfg *c);
+/* The block index of inst, or -1. */
+int ca_block_of(const ca_cfg *c, const gac_inst *inst);
+bool ca_dominates(const ca_cfg *c, unsigned a, unsigned b);
+bool ca_in_loop(const ca_cfg *c, int loop, unsigned block);
+/* True if id is defined by an instruction inside loop. */
+bool ca_defined_in_loop(const ca_cfg *c, int loop, uint32_t id);
+/* Blocks of a shortest path from a to b (at most max) through no block
+ * avoid[] marks other than a and b (avoid may be NULL), their count; 0 if none. */
+unsigned ca_path(const ca_cfg *c, unsigned a, unsigned b, const bool *avoid, unsigned *out, unsigned max);
+
+bool ca_constant(const gac_module *m, uint32_t id, uint64_t *value);
+/* "%name" from OpName, else "%id". */
+void ca_name(const gac_module *m, uint32_t id, char *buf, size_t size);
+
+#endif
