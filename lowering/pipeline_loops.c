@@ -756,8 +756,15 @@ static uint32_t emit_instance(pipeliner *P, gac_block **cur, unsigned s, uint32_
       if (in->opcode == SpvOpLabel || is_hint(in) || gac_async_pipeline_op_of(m, in))
         continue;
       if (in == P->stmts[s].wait) {
+        /* The event the statement waited for: the value it stored last in
+         * the block (so the group's copies stay chained by value), else a load. */
         uint32_t evar = map_id(&I, gac_operand_word(in, 2));
-        waited = gac_build_ops(&nbld, SpvOpLoad, P->event_type, GAC_NEW_ID, GAC_ID(evar))->result_id;
+        waited = 0;
+        for (gac_inst *st = news[x]->insts.last; st && !waited; st = st->prev)
+          if (st->opcode == SpvOpStore && gac_operand_word(st, 0) == evar)
+            waited = gac_operand_word(st, 1);
+        if (!waited)
+          waited = gac_build_ops(&nbld, SpvOpLoad, P->event_type, GAC_NEW_ID, GAC_ID(evar))->result_id;
         if (commits)
           gac_build_ops(&nbld, SpvOpExtInst, P->void_type, GAC_NEW_ID, GAC_ID(P->pipeline_set), GAC_LIT(GAC_ASYNC_COMMIT),
                         GAC_ID(gac_constant_int(m, gac_type_int(m, 32, 0), P->stmts[s].stage)), GAC_ID(waited));
@@ -1037,7 +1044,9 @@ static bool pipeline_loop(gac_module *m, gac_function *f, gac_inst *loop_marker,
     cur = epi;
     for (unsigned e = 0; e < S; e++) {
       gac_builder eb = gac_builder_at_end(m, &cur->insts);
-      uint32_t t = op2(P, &eb, SpvOpIAdd, n, iv_const(P, e));
+      /* Step n + e, written with the body's counter (n when the body ends) so
+       * that versions read here relate to those the body wrote. */
+      uint32_t t = op2(P, &eb, SpvOpIAdd, k_id, iv_const(P, e));
       emit_step(P, &cur, &P->sched.epilogue[e], t, vals, &last_in);
     }
     /* Join: the original exit edge and the epilogue meet before the exit. */

@@ -9,6 +9,14 @@
 // RUN: gac-opt --print %t.pipelined.spv | FileCheck %s
 // RUN: gac-opt --lower-async-copies=opencl --validate --target-env=opencl1.2 %t.pipelined.spv -o %t.lowered.spv
 // RUN: spirv-val --target-env opencl1.2 %t.lowered.spv
+// The checker proves the counts, and finds a count of 2 where 1 is right.
+// RUN: gac-opt --check-async %t.pipelined.spv -o /dev/null 2>&1 | FileCheck --check-prefix=PROVED %s
+// RUN: gac-opt --print %t.pipelined.spv > %t.txt
+// RUN: python3 %S/Inputs/set-wait-count.py %t.txt %t.wrong.txt 1 2
+// RUN: gac-as %t.wrong.txt -o %t.wrong.spv
+// RUN: %expect-exit 1 gac-opt --check-async %t.wrong.spv -o /dev/null 2>&1 | FileCheck --check-prefix=VIOLATED %s
+// PROVED: check-async: 3 proved, 0 violated, 0 cannot decide
+// VIOLATED: error: {{.*}}violated{{.*}}AsyncWait %{{[0-9]+}} (queue 0, in flight 2) leaves it in flight
 // REMARK: remark: {{.*}}pipelined the loop: 2 statements, stages 0..1, 2 versions of %{{[0-9]+}}; prologue 0: s0 commit(0); body: s0 commit(0) wait(0,1) s1; epilogue 0: wait(0,0) s1; fewer iterations than stages run the loop as written [Pipeline.Schedule]
 // CHECK-DAG: [[U32:%[0-9]+]] = OpTypeInt 32 0
 // CHECK-DAG: [[ZERO:%[0-9]+]] = OpConstant [[U32]] 0
