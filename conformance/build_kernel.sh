@@ -22,8 +22,11 @@ fi
 # llvm-spirv-15 puts some loops' blocks before their dominators: order them first.
 "$gac_opt" --sort-blocks "$base.spv" -o "$base.sorted.spv"
 "$gac_opt" --raise-async-copies --validate "$base.sorted.spv" -o "$base.raised.spv"
-# GAC_PASSES: passes before the lowering (--pipeline-loops for the pipelined kernels).
-"$gac_opt" ${GAC_PASSES:-} --lower-async-copies=opencl,strategy="$strategy" --validate --target-env=opencl1.2 \
-  "$base.raised.spv" -o "$base.lowered.spv"
+# GAC_PASSES: passes before the lowering (--pipeline-loops for the pipelined
+# kernels); then the static checker: a violated wait fails the build.
+"$gac_opt" ${GAC_PASSES:-} --check-async --validate "$base.raised.spv" -o "$base.checked.spv" 2> "$base.check.log" ||
+  { cat "$base.check.log" >&2; exit 1; }
+"$gac_opt" --lower-async-copies=opencl,strategy="$strategy" --validate --target-env=opencl1.2 \
+  "$base.checked.spv" -o "$base.lowered.spv"
 spirv-val --target-env opencl1.2 "$base.lowered.spv"
 llvm-spirv-15 -r --spirv-target-env=CL1.2 "$base.lowered.spv" -o "$out"
