@@ -15,6 +15,10 @@
  * serial       a baseline for benchmarks, not for use: work-item 0 copies
  *              byte by byte, as Codeplay's kit lowers these builtins; events
  *              and waits as for cooperative.
+ * ptx          (--lower-async-copies=ptx) cooperative, but global -> local
+ *              units of 16, 8 or 4 bytes are cp.async calls, and waits and
+ *              queues become cp.async groups (lower_async_ptx.c); events
+ *              are then dead: a copy's result is its Event operand.
  *
  * Both keep the spec's semantics: the whole work-group performs the copy,
  * operands may be runtime values, a copy may sit in any block, and copies may
@@ -32,7 +36,7 @@
 #include "lower_util.h"
 #include "lowering.h"
 
-typedef enum strategy { STRATEGY_LINES, STRATEGY_COOPERATIVE, STRATEGY_SERIAL } strategy;
+typedef enum strategy { STRATEGY_LINES, STRATEGY_COOPERATIVE, STRATEGY_SERIAL, STRATEGY_PTX } strategy;
 
 /* The pieces of one copy, as values of the size type (bytes where noted). */
 typedef struct copy_plan {
@@ -144,7 +148,8 @@ static uint32_t unit_type(gac_lowering *L, unsigned width) {
  * of `size` takes units id, id + size, ... When serial, work-item 0 takes
  * them all and the others none. */
 static void cooperative_loop(gac_lowering *L, copy_plan *p, gac_block *from, gac_block *join, unsigned width,
-                             uint32_t id, uint32_t size, bool serial) {
+                             uint32_t id, uint32_t size, strategy strat) {
+  bool serial = strat == STRATEGY_SERIAL;
   gac_module *m = L->m;
   gac_builder f = gac_builder_at_end(m, &from->insts);
   uint32_t w = gac_constant_int(m, L->size_type, width);
@@ -175,17 +180,24 @@ static void cooperative_loop(gac_lowering *L, copy_plan *p, gac_block *from, gac
   line_offsets(L, &b, p, line, lower_mul(L, &b, unit, w), &so, &dof);
   uint32_t t = unit_type(L, width);
   uint32_t sc_src = gac_def(m, p->src_ptr_type)->words[2], sc_dst = gac_def(m, p->dst_ptr_type)->words[2];
-  uint32_t sp = gac_build_ops(&b, SpvOpBitcast, gac_type_pointer(m, sc_src, t), GAC_NEW_ID,
-                              GAC_ID(byte_address(L, &b, p->src, p->src_ptr_type, so)))->result_id;
-  uint32_t dp = gac_build_ops(&b, SpvOpBitcast, gac_type_pointer(m, sc_dst, t), GAC_NEW_ID,
-                              GAC_ID(byte_address(L, &b, p->dst, p->dst_ptr_type, dof)))->result_id;
+  uint32_t src = byte_address(L, &b, p->src, p->src_ptr_type, so);
+  uint32_t dst = byte_address(L, &b, p->dst, p->dst_ptr_type, dof);
+  if (strat == STRATEGY_PTX && width >= 4 && sc_src == SpvStorageClassCrossWorkgroup &&
+      sc_dst == SpvStorageClassWorkgroup) {
+    lower_ptx_cp_async(L, &b, width, dst, src);
+    lower_loop_close(L, &lp, lp.body, L->one);
+    return;
+  }
+  uint32_t sp = gac_build_ops(&b, SpvOpBitcast, gac_type_pointer(m, sc_src, t), GAC_NEW_ID, GAC_ID(src))->result_id;
+  uint32_t dp = gac_build_ops(&b, SpvOpBitcast, gac_type_pointer(m, sc_dst, t), GAC_NEW_ID, GAC_ID(dst))->result_id;
   uint32_t v = gac_build_ops(&b, SpvOpLoad, t, GAC_NEW_ID, GAC_ID(sp), GAC_LIT(SpvMemoryAccessAlignedMask),
                              GAC_LIT(width))->result_id;
   gac_build_ops(&b, SpvOpStore, 0, 0, GAC_ID(dp), GAC_ID(v), GAC_LIT(SpvMemoryAccessAlignedMask), GAC_LIT(width));
   lower_loop_close(L, &lp, lp.body, L->one);
 }
 
-static uint32_t lower_cooperative(gac_lowering *L, copy_plan *p, gac_block *pre, gac_block *exit, bool serial) {
+static uint32_t lower_cooperative(gac_lowering *L, copy_plan *p, gac_block *pre, gac_block *exit, strategy strat) {
+  bool serial = strat == STRATEGY_SERIAL;
   gac_module *m = L->m;
   gac_builder b = gac_builder_at_end(m, &pre->insts);
   const gac_async_copy *k = &p->k;
@@ -233,7 +245,7 @@ static uint32_t lower_cooperative(gac_lowering *L, copy_plan *p, gac_block *pre,
                     GAC_ID(gac_block_label(next_test)));
       test = next_test;
     }
-    cooperative_loop(L, p, loop_from, join, widths[i], id, size, serial);
+    cooperative_loop(L, p, loop_from, join, widths[i], id, size, strat);
   }
   if (num_widths == 0) {
     gac_builder t = gac_builder_at_end(m, &pre->insts);
@@ -241,6 +253,10 @@ static uint32_t lower_cooperative(gac_lowering *L, copy_plan *p, gac_block *pre,
   }
   /* join: a real event, chained on Event, then on to the rest of the block. */
   gac_builder j = gac_builder_at_end(m, &join->insts);
+  if (strat == STRATEGY_PTX) {
+    gac_build_ops(&j, SpvOpBranch, 0, 0, GAC_ID(gac_block_label(exit)));
+    return k->event;
+  }
   uint32_t event = gac_build_ops(&j, SpvOpGroupAsyncCopy, L->event_type, GAC_NEW_ID, GAC_ID(L->scope_workgroup),
                                  GAC_ID(p->dst), GAC_ID(p->src), GAC_ID(L->zero), GAC_ID(L->one),
                                  GAC_ID(k->event))->result_id;
@@ -251,18 +267,13 @@ static uint32_t lower_cooperative(gac_lowering *L, copy_plan *p, gac_block *pre,
 /* After every OpGroupWaitEvents: a barrier over both memories, so that what
  * other work-items copied is visible. */
 static void barrier_after_waits(gac_lowering *L) {
-  uint32_t uint = gac_type_int(L->m, 32, 0);
-  uint32_t semantics = gac_constant_int(L->m, uint, SpvMemorySemanticsSequentiallyConsistentMask |
-                                                       SpvMemorySemanticsWorkgroupMemoryMask |
-                                                       SpvMemorySemanticsCrossWorkgroupMemoryMask);
   gac_foreach_function(f, L->m) {
     gac_foreach_block(blk, f) {
       gac_foreach_inst(i, &blk->insts) {
         if (i->opcode != SpvOpGroupWaitEvents)
           continue;
         gac_builder b = gac_builder_after(L->m, i);
-        gac_build_ops(&b, SpvOpControlBarrier, 0, 0, GAC_ID(L->scope_workgroup), GAC_ID(L->scope_workgroup),
-                      GAC_ID(semantics));
+        lower_workgroup_barrier(L, &b);
       }
     }
   }
@@ -287,9 +298,13 @@ static bool parse_arg(const char *arg, strategy *s, gac_diag *diag) {
     *s = STRATEGY_SERIAL;
     return true;
   }
+  if (strcmp(arg, "ptx") == 0) {
+    *s = STRATEGY_PTX;
+    return true;
+  }
   gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "lower.argument",
-               "--lower-async-copies=%s: expected opencl or opencl,strategy=S with S one of "
-               "lines, cooperative, serial",
+               "--lower-async-copies=%s: expected opencl, opencl,strategy=S with S one of "
+               "lines, cooperative, serial, or ptx",
                arg);
   return false;
 }
@@ -302,19 +317,22 @@ bool gac_lower_async_copies(gac_module *m, const char *arg, gac_diag *diag) {
    * silently wrong module. */
   if (!gac_validate_async_copies(m, diag) || !gac_validate_async_pipeline(m, diag))
     return false;
-  /* Queues first: their waits are OpGroupWaitEvents, which the cooperative
-   * strategy follows with barriers below. */
-  bool queues = gac_lower_async_queues(m, NULL, diag);
+  gac_lowering L;
+  gac_lowering_init(&L, m);
+  /* Queues first: for OpenCL their waits are OpGroupWaitEvents, which the
+   * cooperative strategy follows with barriers below; for PTX all waits
+   * become cp.async group waits and barriers. */
+  bool queues = strat == STRATEGY_PTX ? lower_async_waits_ptx(&L) : gac_lower_async_queues(m, NULL, diag);
   if (gac_diag_has_errors(diag))
     return false;
   size_t count = 0;
   gac_foreach_async_copy(i, m) count++;
-  if (count == 0)
+  if (count == 0) {
+    gac_pass_find("remove-unused-imports")->run(m, NULL, diag);
     return queues;
+  }
 
   gac_require_capability(m, SpvCapabilityInt8);
-  gac_lowering L;
-  gac_lowering_init(&L, m);
   gac_inst **copies = malloc(count * sizeof(gac_inst *));
   size_t n = 0;
   gac_foreach_async_copy(i, m) copies[n++] = i;
@@ -345,11 +363,11 @@ bool gac_lower_async_copies(gac_module *m, const char *arg, gac_diag *diag) {
     uint32_t result = inst->result_id;
     gac_inst_remove(m, inst);
     uint32_t event = strat == STRATEGY_LINES ? lower_lines(&L, &p, pre, exit)
-                                             : lower_cooperative(&L, &p, pre, exit, strat == STRATEGY_SERIAL);
+                                             : lower_cooperative(&L, &p, pre, exit, strat);
     gac_replace_all_uses(m, result, event);
   }
   free(copies);
-  if (ok && strat != STRATEGY_LINES)
+  if (ok && (strat == STRATEGY_COOPERATIVE || strat == STRATEGY_SERIAL))
     barrier_after_waits(&L);
   const gac_pass_info *cleanup = gac_pass_find("remove-unused-imports");
   cleanup->run(m, NULL, diag);

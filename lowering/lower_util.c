@@ -95,3 +95,12 @@ void gac_lowering_init(gac_lowering *L, gac_module *m) {
   L->one = gac_constant_int(m, L->size_type, 1);
   L->scope_workgroup = gac_constant_int(m, gac_type_int(m, 32, 0), SpvScopeWorkgroup);
 }
+
+void lower_workgroup_barrier(gac_lowering *L, gac_builder *b) {
+  uint32_t semantics = gac_constant_int(L->m, gac_type_int(L->m, 32, 0),
+                                        SpvMemorySemanticsSequentiallyConsistentMask |
+                                            SpvMemorySemanticsWorkgroupMemoryMask |
+                                            SpvMemorySemanticsCrossWorkgroupMemoryMask);
+  gac_build_ops(b, SpvOpControlBarrier, 0, 0, GAC_ID(L->scope_workgroup), GAC_ID(L->scope_workgroup),
+                GAC_ID(semantics));
+}

@@ -37,4 +37,13 @@ gac_loop lower_loop_open(gac_lowering *L, gac_block *from, gac_block *exit, uint
                    uint32_t carried_type, uint32_t carried_in);
 void lower_loop_close(gac_lowering *L, const gac_loop *lp, gac_block *last, uint32_t step);
 
+/* A work-group barrier over local and global memory, as the copies' waits need. */
+void lower_workgroup_barrier(gac_lowering *L, gac_builder *b);
+
+/* PTX (lower_async_ptx.c): one cp.async unit of `width` bytes, dst a local
+ * and src a global uchar pointer; and the commits and waits of every
+ * function as cp.async group calls with static counts. */
+void lower_ptx_cp_async(gac_lowering *L, gac_builder *b, unsigned width, uint32_t dst, uint32_t src);
+bool lower_async_waits_ptx(gac_lowering *L);
+
 #endif

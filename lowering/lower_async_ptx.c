@@ -1,0 +1,194 @@
+/* The waits of --lower-async-copies=ptx (docs/PTX.md): on sm_80 the copies
+ * are per-thread cp.async, and all queues share the one hardware queue of
+ * cp.async groups, whose wait count must be an immediate.
+ *
+ *   AsyncCommit(q, e)  -> __gac_cp_async_commit()        (cp.async.commit_group)
+ *   AsyncWait(q, N)    -> __gac_cp_async_wait(M); barrier (cp.async.wait_group M)
+ *   OpGroupWaitEvents  -> __gac_cp_async_wait_all(); barrier
+ *
+ * M is the number of hardware groups committed after the newest group of q
+ * that must complete (the (N+1)-th most recent commit to q): wait_group M
+ * leaves at most those M in flight. A forward dataflow over the CFG tracks
+ * the known newest commits (queue numbers, newest first); at a join only
+ * the common newest part stays known. If q's (N+1)-th commit lies in the
+ * known part at position i, M = i on every path; if not, it is older than
+ * all L known commits and M = L is safe (at least L groups are newer). A
+ * runtime N gives M = 0. Calls of functions that may commit forget what is
+ * known, since their groups share the hardware queue. A wait_all counts as
+ * one more group (it commits an empty one). The barrier makes the other
+ * threads' copies visible: cp.async groups are per thread. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <spirv/unified1/spirv.h>
+
+#include "gac/async_pipeline.h"
+#include "gac/ptx.h"
+#include "lower_util.h"
+#include "lowering.h"
+
+enum { HISTORY = 32, WAIT_ALL_GROUP = UINT32_MAX };
+
+typedef struct history {
+  bool reached;
+  unsigned len;
+  uint32_t queue[HISTORY]; /* newest first */
+} history;
+
+static void push(history *h, uint32_t queue) {
+  unsigned keep = h->len < HISTORY ? h->len : HISTORY - 1;
+  memmove(h->queue + 1, h->queue, keep * sizeof h->queue[0]);
+  h->queue[0] = queue;
+  h->len = keep + 1;
+}
+
+/* dst := meet(dst, src); true if dst changed. */
+static bool meet(history *dst, const history *src) {
+  if (!src->reached)
+    return false;
+  if (!dst->reached) {
+    *dst = *src;
+    return true;
+  }
+  unsigned k = 0;
+  while (k < dst->len && k < src->len && dst->queue[k] == src->queue[k])
+    k++;
+  bool changed = k < dst->len;
+  dst->len = k;
+  return changed;
+}
+
+/* Whether a function commits groups (directly or through calls to
+ * functions with bodies; calls are assumed to, conservatively). */
+static bool commits(const gac_module *m, const gac_function *f) {
+  gac_foreach_block(b, f) {
+    gac_foreach_inst(i, &b->insts) {
+      if (i->opcode == SpvOpGroupWaitEvents || gac_async_pipeline_op_of(m, i) == GAC_ASYNC_COMMIT)
+        return true;
+      if (i->opcode == SpvOpFunctionCall) {
+        gac_inst *callee = gac_def(m, gac_operand_word(i, 2));
+        if (callee && gac_inst_function(callee) && gac_inst_function(callee)->first_block)
+          return true;
+      }
+    }
+  }
+  return false;
+}
+
+/* committing[id] for each function id: decided before any is rewritten. */
+static void step(const gac_lowering *L, const bool *committing, const gac_inst *i, history *h) {
+  const gac_module *m = L->m;
+  uint32_t op = gac_async_pipeline_op_of(m, i);
+  uint64_t q;
+  if (op == GAC_ASYNC_COMMIT && lower_known(L, i->words[GAC_PIPELINE_QUEUE_WORD], &q))
+    push(h, (uint32_t)q);
+  else if (i->opcode == SpvOpGroupWaitEvents)
+    push(h, WAIT_ALL_GROUP);
+  else if (i->opcode == SpvOpFunctionCall) {
+    uint32_t callee = gac_operand_word(i, 2);
+    if (callee < m->bound && committing[callee])
+      h->len = 0;
+  }
+}
+
+/* M for AsyncWait `i` in state h (see the top of the file). */
+static uint32_t wait_count(const gac_lowering *L, const gac_inst *i, const history *h) {
+  uint64_t q, n;
+  if (!lower_known(L, i->words[GAC_PIPELINE_QUEUE_WORD], &q) || !lower_known(L, i->words[GAC_PIPELINE_VALUE_WORD], &n))
+    return 0;
+  uint64_t seen = 0;
+  for (unsigned k = 0; k < h->len; k++)
+    if (h->queue[k] == q && ++seen == n + 1)
+      return k;
+  return h->len;
+}
+
+static void call(gac_lowering *L, gac_builder *b, const char *name, uint32_t arg) {
+  uint32_t void_type = gac_type_void(L->m), uint = gac_type_int(L->m, 32, 0);
+  uint32_t f = gac_require_import_function(L->m, name, void_type, &uint, arg ? 1 : 0);
+  if (arg)
+    gac_build_ops(b, SpvOpFunctionCall, void_type, GAC_NEW_ID, GAC_ID(f), GAC_ID(arg));
+  else
+    gac_build_ops(b, SpvOpFunctionCall, void_type, GAC_NEW_ID, GAC_ID(f));
+}
+
+void lower_ptx_cp_async(gac_lowering *L, gac_builder *b, unsigned width, uint32_t dst, uint32_t src) {
+  char name[32];
+  snprintf(name, sizeof name, GAC_PTX_CP_ASYNC_PREFIX "%u", width);
+  uint32_t void_type = gac_type_void(L->m);
+  uint32_t params[2] = {gac_type_pointer(L->m, SpvStorageClassWorkgroup, L->uchar_type),
+                        gac_type_pointer(L->m, SpvStorageClassCrossWorkgroup, L->uchar_type)};
+  uint32_t f = gac_require_import_function(L->m, name, void_type, params, 2);
+  gac_build_ops(b, SpvOpFunctionCall, void_type, GAC_NEW_ID, GAC_ID(f), GAC_ID(dst), GAC_ID(src));
+}
+
+/* Replaces the commits and waits of f, with the counts of the fixpoint. */
+static void lower_function(gac_lowering *L, const bool *committing, gac_function *f) {
+  gac_module *m = L->m;
+  size_t num_blocks = 0;
+  gac_foreach_block(b, f) num_blocks++;
+  if (num_blocks == 0)
+    return;
+  gac_block **blocks = malloc(num_blocks * sizeof *blocks);
+  history *in = calloc(num_blocks, sizeof *in);
+  uint32_t *index_of = calloc(m->bound, sizeof *index_of); /* label id -> block index */
+  size_t n = 0;
+  gac_foreach_block(b, f) {
+    index_of[gac_block_label(b)] = (uint32_t)n;
+    blocks[n++] = b;
+  }
+  in[0].reached = true;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t k = 0; k < num_blocks; k++) {
+      if (!in[k].reached)
+        continue;
+      history h = in[k];
+      gac_foreach_inst(i, &blocks[k]->insts) step(L, committing, i, &h);
+      gac_block *succ[64];
+      unsigned ns = gac_block_successors(m, blocks[k], succ, 64);
+      for (unsigned s = 0; s < ns; s++)
+        changed |= meet(&in[index_of[gac_block_label(succ[s])]], &h);
+    }
+  }
+  for (size_t k = 0; k < num_blocks; k++) {
+    history h = in[k];
+    for (gac_inst *i = blocks[k]->insts.first, *next; i; i = next) {
+      next = i->next;
+      uint32_t op = gac_async_pipeline_op_of(m, i);
+      uint32_t count = op == GAC_ASYNC_WAIT ? wait_count(L, i, &h) : 0;
+      step(L, committing, i, &h);
+      if (!op && i->opcode != SpvOpGroupWaitEvents)
+        continue;
+      gac_builder b = gac_builder_before(m, i);
+      if (op == GAC_ASYNC_COMMIT) {
+        call(L, &b, GAC_PTX_COMMIT, 0);
+      } else {
+        if (op == GAC_ASYNC_WAIT)
+          call(L, &b, GAC_PTX_WAIT, gac_constant_int(m, gac_type_int(m, 32, 0), count));
+        else
+          call(L, &b, GAC_PTX_WAIT_ALL, 0);
+        lower_workgroup_barrier(L, &b);
+      }
+      gac_inst_remove(m, i);
+    }
+  }
+  free(blocks);
+  free(in);
+  free(index_of);
+}
+
+bool lower_async_waits_ptx(gac_lowering *L) {
+  bool progress = false;
+  bool *committing = calloc(L->m->bound, sizeof *committing);
+  gac_foreach_function(f, L->m) committing[f->def->result_id] = commits(L->m, f);
+  gac_foreach_function(f, L->m) {
+    gac_foreach_block(b, f) {
+      gac_foreach_inst(i, &b->insts) progress |= i->opcode == SpvOpGroupWaitEvents || gac_async_pipeline_op_of(L->m, i);
+    }
+    lower_function(L, committing, f);
+  }
+  free(committing);
+  return progress;
+}
