@@ -298,13 +298,13 @@ static bool parse_arg(const char *arg, strategy *s, gac_diag *diag) {
     *s = STRATEGY_SERIAL;
     return true;
   }
-  if (strcmp(arg, "ptx") == 0) {
+  if (strcmp(arg, "ptx") == 0 || strcmp(arg, "ptx,sm=80") == 0 || strcmp(arg, "ptx,sm=90") == 0) {
     *s = STRATEGY_PTX;
     return true;
   }
   gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "lower.argument",
                "--lower-async-copies=%s: expected opencl, opencl,strategy=S with S one of "
-               "lines, cooperative, serial, or ptx",
+               "lines, cooperative, serial, or ptx[,sm=80|90]",
                arg);
   return false;
 }

@@ -4,7 +4,11 @@
  *
  *   AsyncCommit(q, e)  -> __gac_cp_async_commit()        (cp.async.commit_group)
  *   AsyncWait(q, N)    -> __gac_cp_async_wait(M); barrier (cp.async.wait_group M)
- *   OpGroupWaitEvents  -> __gac_cp_async_wait_all(); barrier
+ *   OpGroupWaitEvents  -> __gac_cp_async_wait_all(); barrier, or only the
+ *                         barrier where the events come only from copies
+ *                         that are plain loads and stores (not global ->
+ *                         local), so a store-side wait does not drain the
+ *                         prefetches in flight
  *
  * M is the number of hardware groups committed after the newest group of q
  * that must complete (the (N+1)-th most recent commit to q): wait_group M
@@ -23,6 +27,7 @@
 
 #include <spirv/unified1/spirv.h>
 
+#include "gac/async_copy.h"
 #include "gac/async_pipeline.h"
 #include "gac/ptx.h"
 #include "lower_util.h"
@@ -59,6 +64,66 @@ static bool meet(history *dst, const history *src) {
   return changed;
 }
 
+static uint32_t storage_class_of(const gac_module *m, uint32_t pointer) {
+  const gac_inst *type = gac_value_type(m, pointer);
+  return type && type->opcode == SpvOpTypePointer ? type->words[2] : ~0u;
+}
+
+/* Whether event `id` may stand for cp.async copies: a global -> local copy,
+ * or anything not known to be a plain copy or no event (visited: ids on
+ * the path, for loops of OpPhi). */
+static bool event_may_be_async(const gac_module *m, uint32_t id, uint8_t *visited) {
+  gac_inst *def = gac_def(m, id);
+  if (!def || visited[id])
+    return !def;
+  visited[id] = 1;
+  bool result = true;
+  gac_async_copy k;
+  if (def->opcode == SpvOpConstantNull || def->opcode == SpvOpUndef)
+    result = false;
+  else if (gac_async_copy_decode(m, def, &k))
+    result = (storage_class_of(m, k.destination) == SpvStorageClassWorkgroup &&
+              storage_class_of(m, k.source) == SpvStorageClassCrossWorkgroup) ||
+             event_may_be_async(m, k.event, visited);
+  else if (def->opcode == SpvOpPhi) {
+    result = false;
+    for (unsigned i = 2; i < def->num_operands && !result; i += 2)
+      result = event_may_be_async(m, gac_operand_word(def, i), visited);
+  } else if (def->opcode == SpvOpSelect)
+    result = event_may_be_async(m, gac_operand_word(def, 3), visited) ||
+             event_may_be_async(m, gac_operand_word(def, 4), visited);
+  visited[id] = 0;
+  return result;
+}
+
+/* Whether OpGroupWaitEvents `wait` may wait for cp.async copies. Its list is
+ * usually a Function variable: the event is what the nearest store before
+ * the wait in its block put there, else any stored to it. Anything else
+ * (a parameter, a list of several) may be. */
+static bool wait_may_be_async(gac_module *m, const gac_inst *wait) {
+  uint32_t list = gac_operand_word(wait, 2);
+  gac_inst *var = gac_def(m, list);
+  if (!var || var->opcode != SpvOpVariable || var->words[3] != SpvStorageClassFunction)
+    return true;
+  uint8_t *visited = calloc(m->bound, 1);
+  bool result = false, found = false;
+  for (const gac_inst *i = wait->prev; i && !found; i = i->prev)
+    if (i->opcode == SpvOpStore && gac_operand_word(i, 0) == list) {
+      found = true;
+      result = event_may_be_async(m, gac_operand_word(i, 1), visited);
+    }
+  for (gac_operand *u = gac_first_use(m, list); u && !found && !result; u = u->next_use) {
+    const gac_inst *user = u->inst;
+    if (user->opcode == SpvOpStore && gac_operand_word(user, 0) == list)
+      result = event_may_be_async(m, gac_operand_word(user, 1), visited);
+    else if (user->opcode != SpvOpGroupWaitEvents && user->opcode != SpvOpLoad && user->opcode != SpvOpName &&
+             user->opcode != SpvOpDecorate && user->opcode != SpvOpLifetimeStart && user->opcode != SpvOpLifetimeStop)
+      result = true; /* its address escapes: unknown */
+  }
+  free(visited);
+  return result;
+}
+
 /* Whether a function commits groups (directly or through calls to
  * functions with bodies; calls are assumed to, conservatively). */
 static bool commits(const gac_module *m, const gac_function *f) {
@@ -83,7 +148,7 @@ static void step(const gac_lowering *L, const bool *committing, const gac_inst *
   uint64_t q;
   if (op == GAC_ASYNC_COMMIT && lower_known(L, i->words[GAC_PIPELINE_QUEUE_WORD], &q))
     push(h, (uint32_t)q);
-  else if (i->opcode == SpvOpGroupWaitEvents)
+  else if (i->opcode == SpvOpGroupWaitEvents && wait_may_be_async(L->m, i))
     push(h, WAIT_ALL_GROUP);
   else if (i->opcode == SpvOpFunctionCall) {
     uint32_t callee = gac_operand_word(i, 2);
@@ -161,13 +226,14 @@ static void lower_function(gac_lowering *L, const bool *committing, gac_function
       step(L, committing, i, &h);
       if (!op && i->opcode != SpvOpGroupWaitEvents)
         continue;
+      bool drain = op == GAC_ASYNC_WAIT || wait_may_be_async(m, i);
       gac_builder b = gac_builder_before(m, i);
       if (op == GAC_ASYNC_COMMIT) {
         call(L, &b, GAC_PTX_COMMIT, 0);
       } else {
         if (op == GAC_ASYNC_WAIT)
           call(L, &b, GAC_PTX_WAIT, gac_constant_int(m, gac_type_int(m, 32, 0), count));
-        else
+        else if (drain)
           call(L, &b, GAC_PTX_WAIT_ALL, 0);
         lower_workgroup_barrier(L, &b);
       }
