@@ -317,12 +317,18 @@ bool gac_lower_async_copies(gac_module *m, const char *arg, gac_diag *diag) {
    * silently wrong module. */
   if (!gac_validate_async_copies(m, diag) || !gac_validate_async_pipeline(m, diag))
     return false;
-  gac_lowering L;
-  gac_lowering_init(&L, m);
   /* Queues first: for OpenCL their waits are OpGroupWaitEvents, which the
    * cooperative strategy follows with barriers below; for PTX all waits
    * become cp.async group waits and barriers. */
-  bool queues = strat == STRATEGY_PTX ? lower_async_waits_ptx(&L) : gac_lower_async_queues(m, NULL, diag);
+  gac_lowering L;
+  bool queues;
+  if (strat == STRATEGY_PTX) {
+    gac_lowering_init(&L, m);
+    gac_require_capability(m, SpvCapabilityInt8); /* for the uchar type init made */
+    queues = lower_async_waits_ptx(&L);
+  } else {
+    queues = gac_lower_async_queues(m, NULL, diag);
+  }
   if (gac_diag_has_errors(diag))
     return false;
   size_t count = 0;
@@ -332,6 +338,8 @@ bool gac_lower_async_copies(gac_module *m, const char *arg, gac_diag *diag) {
     return queues;
   }
 
+  if (strat != STRATEGY_PTX)
+    gac_lowering_init(&L, m);
   gac_require_capability(m, SpvCapabilityInt8);
   gac_inst **copies = malloc(count * sizeof(gac_inst *));
   size_t n = 0;
