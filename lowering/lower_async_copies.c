@@ -32,6 +32,7 @@
 #include "gac/builder.h"
 #include "gac/async_pipeline.h"
 #include "gac/pass.h"
+#include "gac/ptx.h"
 #include "gac/validate.h"
 #include "lower_util.h"
 #include "lowering.h"
@@ -115,25 +116,6 @@ static uint32_t lower_lines(gac_lowering *L, copy_plan *p, gac_block *pre, gac_b
 
 /* ---- cooperative ---- */
 
-/* The three components of a vector builtin input (LocalInvocationId, WorkgroupSize). */
-static void builtin_components(gac_lowering *L, gac_builder *b, uint32_t builtin, uint32_t out[3]) {
-  uint32_t v3 = gac_type_vector(L->m, L->size_type, 3);
-  uint32_t var = gac_require_builtin_input(L->m, builtin, v3);
-  uint32_t value = gac_build_ops(b, SpvOpLoad, v3, GAC_NEW_ID, GAC_ID(var))->result_id;
-  for (unsigned i = 0; i < 3; i++)
-    out[i] = gac_build_ops(b, SpvOpCompositeExtract, L->size_type, GAC_NEW_ID, GAC_ID(value), GAC_LIT(i))->result_id;
-}
-
-/* The work-item's linear index in the group, and the group's size. */
-static void linear_local_id(gac_lowering *L, gac_builder *b, uint32_t *id, uint32_t *size) {
-  uint32_t l[3], s[3];
-  builtin_components(L, b, SpvBuiltInLocalInvocationId, l);
-  builtin_components(L, b, SpvBuiltInWorkgroupSize, s);
-  uint32_t sxy = lower_mul(L, b, s[0], s[1]);
-  *id = lower_add(L, b, l[0], lower_add(L, b, lower_mul(L, b, l[1], s[0]), lower_mul(L, b, l[2], sxy)));
-  *size = lower_mul(L, b, sxy, s[2]);
-}
-
 static uint32_t unit_type(gac_lowering *L, unsigned width) {
   uint32_t uint = gac_type_int(L->m, 32, 0);
   switch (width) {
@@ -196,13 +178,87 @@ static void cooperative_loop(gac_lowering *L, copy_plan *p, gac_block *from, gac
   lower_loop_close(L, &lp, lp.body, L->one);
 }
 
+/* sm_90: when `any` (everything a unit must divide) is a multiple of 16,
+ * the elected work-item moves the copy line by line with bulk copies: a
+ * global -> local copy completes on the mbarrier of the group being formed
+ * (lower_ptx_ring.c), and is at most 1 MiB - 1 (an mbarrier's transaction
+ * count); a local -> global copy is a bulk store, after a proxy fence (kept
+ * only where needed: lower_ptx_fence.c) and a barrier, since other
+ * work-items wrote the source. `test` gets the branch; returns the block
+ * where the other ways of copying are tried. */
+static gac_block *bulk_copy(gac_lowering *L, copy_plan *p, gac_block *test, gac_block *join, uint32_t any,
+                            uint32_t id) {
+  gac_module *m = L->m;
+  gac_function *f = test->function;
+  uint32_t sc_src = gac_def(m, p->src_ptr_type)->words[2], sc_dst = gac_def(m, p->dst_ptr_type)->words[2];
+  gac_ptx_ring *ring = lower_ptx_ring_of(L, f);
+  bool load = sc_src == SpvStorageClassCrossWorkgroup && sc_dst == SpvStorageClassWorkgroup && ring;
+  bool store = sc_src == SpvStorageClassWorkgroup && sc_dst == SpvStorageClassCrossWorkgroup;
+  if (!load && !store)
+    return test;
+  gac_block *bulk = gac_block_create(m, f, join->prev);
+  gac_block *next_test = gac_block_create(m, f, bulk);
+  gac_builder t = gac_builder_at_end(m, &test->insts);
+  uint32_t low = lower_op2(&t, SpvOpBitwiseAnd, L->size_type, any, gac_constant_int(m, L->size_type, 15));
+  uint32_t ok = lower_op2(&t, SpvOpIEqual, L->bool_type, low, L->zero);
+  uint32_t total = lower_mul(L, &t, p->total_lines, p->line_bytes);
+  if (load) {
+    uint32_t fits = lower_op2(&t, SpvOpULessThan, L->bool_type, total, gac_constant_int(m, L->size_type, 1u << 20));
+    ok = lower_op2(&t, SpvOpLogicalAnd, L->bool_type, ok, fits);
+  }
+  gac_build_ops(&t, SpvOpBranchConditional, 0, 0, GAC_ID(ok), GAC_ID(gac_block_label(bulk)),
+                GAC_ID(gac_block_label(next_test)));
+
+  gac_builder b = gac_builder_at_end(m, &bulk->insts);
+  if (store) {
+    lower_ptx_call(L, &b, GAC_PTX_FENCE_PROXY_ASYNC, 0, NULL, NULL);
+    lower_workgroup_barrier(L, &b);
+  } else {
+    /* The slot this copy arms must not hold a group still in flight. */
+    bulk = lower_ptx_ring_make_room(L, ring, bulk);
+    b = gac_builder_at_end(m, &bulk->insts);
+  }
+  gac_block *issue = gac_block_create(m, f, bulk);
+  gac_block *after = gac_block_create(m, f, issue);
+  uint32_t elected = lower_op2(&b, SpvOpIEqual, L->bool_type, id, L->zero);
+  gac_build_ops(&b, SpvOpBranchConditional, 0, 0, GAC_ID(elected), GAC_ID(gac_block_label(issue)),
+                GAC_ID(gac_block_label(join)));
+  uint32_t uint = gac_type_int(m, 32, 0), mbar = 0;
+  gac_builder i = gac_builder_at_end(m, &issue->insts);
+  if (load) {
+    mbar = lower_ptx_ring_slot(L, ring, &i);
+    uint32_t types[2] = {gac_def(m, mbar)->type_id, uint}, args[2] = {mbar, lower_to_u32(L, &i, total)};
+    lower_ptx_call(L, &i, GAC_PTX_MBAR_EXPECT_TX, 2, types, args);
+  }
+  gac_loop lp = lower_loop_open(L, issue, after, L->zero, p->total_lines, 0, 0);
+  gac_builder body = gac_builder_at_end(m, &lp.body->insts);
+  uint32_t so, dof;
+  line_offsets(L, &body, p, lp.counter, 0, &so, &dof);
+  uint32_t src = byte_address(L, &body, p->src, p->src_ptr_type, so);
+  uint32_t dst = byte_address(L, &body, p->dst, p->dst_ptr_type, dof);
+  uint32_t bytes = lower_to_u32(L, &body, p->line_bytes);
+  if (load) {
+    uint32_t types[4] = {p->dst_ptr_type, p->src_ptr_type, uint, gac_def(m, mbar)->type_id};
+    lower_ptx_call(L, &body, GAC_PTX_BULK_LOAD, 4, types, (uint32_t[]){dst, src, bytes, mbar});
+  } else {
+    uint32_t types[3] = {p->dst_ptr_type, p->src_ptr_type, uint};
+    lower_ptx_call(L, &body, GAC_PTX_BULK_STORE, 3, types, (uint32_t[]){dst, src, bytes});
+  }
+  lower_loop_close(L, &lp, lp.body, L->one);
+  gac_builder a = gac_builder_at_end(m, &after->insts);
+  if (store)
+    lower_ptx_call(L, &a, GAC_PTX_BULK_COMMIT, 0, NULL, NULL);
+  gac_build_ops(&a, SpvOpBranch, 0, 0, GAC_ID(gac_block_label(join)));
+  return next_test;
+}
+
 static uint32_t lower_cooperative(gac_lowering *L, copy_plan *p, gac_block *pre, gac_block *exit, strategy strat) {
   bool serial = strat == STRATEGY_SERIAL;
   gac_module *m = L->m;
   gac_builder b = gac_builder_at_end(m, &pre->insts);
   const gac_async_copy *k = &p->k;
   uint32_t id, size;
-  linear_local_id(L, &b, &id, &size);
+  lower_linear_local_id(L, &b, &id, &size);
 
   /* Everything the unit must divide: both start addresses, every stride, the line. */
   uint32_t so, dof;
@@ -232,6 +288,8 @@ static uint32_t lower_cooperative(gac_lowering *L, copy_plan *p, gac_block *pre,
     if (all_widths[i] == 1 || !p->line_bytes_known || p->line_bytes_known % all_widths[i] == 0)
       widths[num_widths++] = all_widths[i];
   gac_block *test = pre;
+  if (strat == STRATEGY_PTX && L->sm90 && !p->empty)
+    test = bulk_copy(L, p, test, join, any, id);
   for (unsigned i = 0; i < num_widths; i++) {
     gac_block *loop_from = test;
     if (i + 1 < num_widths) {
@@ -282,8 +340,9 @@ static void barrier_after_waits(gac_lowering *L) {
 /* The default is cooperative: it was faster than lines on PoCL over most
  * shapes of bench/pocl (docs/LOWERING.md), and it is the one that spreads
  * the work on a device whose work-items run in parallel. */
-static bool parse_arg(const char *arg, strategy *s, gac_diag *diag) {
+static bool parse_arg(const char *arg, strategy *s, bool *sm90, gac_diag *diag) {
   *s = STRATEGY_COOPERATIVE;
+  *sm90 = arg && strcmp(arg, "ptx,sm=90") == 0;
   if (!arg || strcmp(arg, "opencl") == 0)
     return true;
   if (strcmp(arg, "opencl,strategy=lines") == 0) {
@@ -311,7 +370,8 @@ static bool parse_arg(const char *arg, strategy *s, gac_diag *diag) {
 
 bool gac_lower_async_copies(gac_module *m, const char *arg, gac_diag *diag) {
   strategy strat;
-  if (!parse_arg(arg, &strat, diag))
+  bool sm90;
+  if (!parse_arg(arg, &strat, &sm90, diag))
     return false;
   /* Only what follows the sets' rules is lowered: anything else would give a
    * silently wrong module. */
@@ -324,6 +384,7 @@ bool gac_lower_async_copies(gac_module *m, const char *arg, gac_diag *diag) {
   bool queues;
   if (strat == STRATEGY_PTX) {
     gac_lowering_init(&L, m);
+    L.sm90 = sm90;
     gac_require_capability(m, SpvCapabilityInt8); /* for the uchar type init made */
     queues = lower_async_waits_ptx(&L);
   } else {
@@ -334,6 +395,8 @@ bool gac_lower_async_copies(gac_module *m, const char *arg, gac_diag *diag) {
   size_t count = 0;
   gac_foreach_async_copy(i, m) count++;
   if (count == 0) {
+    if (strat == STRATEGY_PTX)
+      lower_ptx_rings_free(&L);
     gac_pass_find("remove-unused-imports")->run(m, NULL, diag);
     return queues;
   }
@@ -377,6 +440,11 @@ bool gac_lower_async_copies(gac_module *m, const char *arg, gac_diag *diag) {
   free(copies);
   if (ok && (strat == STRATEGY_COOPERATIVE || strat == STRATEGY_SERIAL))
     barrier_after_waits(&L);
+  if (strat == STRATEGY_PTX) {
+    if (sm90)
+      lower_ptx_fences(&L);
+    lower_ptx_rings_free(&L);
+  }
   const gac_pass_info *cleanup = gac_pass_find("remove-unused-imports");
   cleanup->run(m, NULL, diag);
   return ok;

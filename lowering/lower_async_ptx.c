@@ -169,23 +169,73 @@ static uint32_t wait_count(const gac_lowering *L, const gac_inst *i, const histo
   return h->len;
 }
 
-static void call(gac_lowering *L, gac_builder *b, const char *name, uint32_t arg) {
-  uint32_t void_type = gac_type_void(L->m), uint = gac_type_int(L->m, 32, 0);
-  uint32_t f = gac_require_import_function(L->m, name, void_type, &uint, arg ? 1 : 0);
-  if (arg)
-    gac_build_ops(b, SpvOpFunctionCall, void_type, GAC_NEW_ID, GAC_ID(f), GAC_ID(arg));
-  else
-    gac_build_ops(b, SpvOpFunctionCall, void_type, GAC_NEW_ID, GAC_ID(f));
+void lower_ptx_call(gac_lowering *L, gac_builder *b, const char *name, unsigned n, const uint32_t *types,
+                    const uint32_t *args) {
+  uint32_t void_type = gac_type_void(L->m);
+  uint32_t f = gac_require_import_function(L->m, name, void_type, types, n);
+  gac_op ops[8];
+  ops[0] = GAC_ID(f);
+  for (unsigned i = 0; i < n && i < 7; i++)
+    ops[i + 1] = GAC_ID(args[i]);
+  gac_build(b, SpvOpFunctionCall, void_type, GAC_NEW_ID, ops, n + 1);
 }
+
+static void call0(gac_lowering *L, gac_builder *b, const char *name) { lower_ptx_call(L, b, name, 0, NULL, NULL); }
 
 void lower_ptx_cp_async(gac_lowering *L, gac_builder *b, unsigned width, uint32_t dst, uint32_t src) {
   char name[32];
   snprintf(name, sizeof name, GAC_PTX_CP_ASYNC_PREFIX "%u", width);
-  uint32_t void_type = gac_type_void(L->m);
-  uint32_t params[2] = {gac_type_pointer(L->m, SpvStorageClassWorkgroup, L->uchar_type),
-                        gac_type_pointer(L->m, SpvStorageClassCrossWorkgroup, L->uchar_type)};
-  uint32_t f = gac_require_import_function(L->m, name, void_type, params, 2);
-  gac_build_ops(b, SpvOpFunctionCall, void_type, GAC_NEW_ID, GAC_ID(f), GAC_ID(dst), GAC_ID(src));
+  uint32_t types[2] = {gac_type_pointer(L->m, SpvStorageClassWorkgroup, L->uchar_type),
+                       gac_type_pointer(L->m, SpvStorageClassCrossWorkgroup, L->uchar_type)};
+  uint32_t args[2] = {dst, src};
+  lower_ptx_call(L, b, name, 2, types, args);
+}
+
+/* Whether f has a global -> local copy: on sm_90 it gets a ring. */
+static bool loads_to_local(const gac_module *m, const gac_function *f) {
+  gac_foreach_block(b, f) {
+    gac_foreach_inst(i, &b->insts) {
+      gac_async_copy k;
+      if (gac_async_copy_decode(m, i, &k) && storage_class_of(m, k.destination) == SpvStorageClassWorkgroup &&
+          storage_class_of(m, k.source) == SpvStorageClassCrossWorkgroup)
+        return true;
+    }
+  }
+  return false;
+}
+
+typedef struct rewrite {
+  gac_inst *inst;
+  uint32_t op;    /* GAC_ASYNC_COMMIT, GAC_ASYNC_WAIT, or 0 for OpGroupWaitEvents */
+  uint32_t count; /* M of a wait */
+  bool drain;     /* a wait on cp.async (or bulk) loads */
+} rewrite;
+
+/* One commit, wait or OpGroupWaitEvents, replaced. On sm_90 with a ring,
+ * the same groups are counted on the mbarriers: a commit also arrives, a
+ * wait also waits for the ring's groups older than the M newest; every wait
+ * also completes the bulk stores (cp.async.bulk.wait_group 0). */
+static void rewrite_one(gac_lowering *L, gac_ptx_ring *r, const rewrite *w) {
+  gac_module *m = L->m;
+  gac_builder b = gac_builder_before(m, w->inst);
+  if (w->op == GAC_ASYNC_COMMIT || w->drain) {
+    if (w->op == GAC_ASYNC_WAIT)
+      lower_ptx_call(L, &b, GAC_PTX_WAIT, 1, (uint32_t[]){gac_type_int(m, 32, 0)},
+                     (uint32_t[]){gac_constant_int(m, gac_type_int(m, 32, 0), w->count)});
+    else
+      call0(L, &b, w->op == GAC_ASYNC_COMMIT ? GAC_PTX_COMMIT : GAC_PTX_WAIT_ALL);
+    if (r && w->op != GAC_ASYNC_WAIT)
+      lower_ptx_ring_commit(L, r, w->inst); /* an OpGroupWaitEvents commits what is pending, then waits for all */
+    if (r && w->op != GAC_ASYNC_COMMIT)
+      lower_ptx_ring_wait(L, r, w->inst, w->op == GAC_ASYNC_WAIT ? w->count : 0);
+  }
+  if (w->op != GAC_ASYNC_COMMIT) {
+    gac_builder e = gac_builder_before(m, w->inst);
+    if (L->sm90)
+      call0(L, &e, GAC_PTX_BULK_WAIT);
+    lower_workgroup_barrier(L, &e);
+  }
+  gac_inst_remove(m, w->inst);
 }
 
 /* Replaces the commits and waits of f, with the counts of the fixpoint. */
@@ -217,29 +267,29 @@ static void lower_function(gac_lowering *L, const bool *committing, gac_function
         changed |= meet(&in[index_of[gac_block_label(succ[s])]], &h);
     }
   }
+  size_t num = 0, cap = 16;
+  rewrite *todo = malloc(cap * sizeof *todo);
+  uint32_t deepest = 0;
   for (size_t k = 0; k < num_blocks; k++) {
     history h = in[k];
-    for (gac_inst *i = blocks[k]->insts.first, *next; i; i = next) {
-      next = i->next;
+    gac_foreach_inst(i, &blocks[k]->insts) {
       uint32_t op = gac_async_pipeline_op_of(m, i);
-      uint32_t count = op == GAC_ASYNC_WAIT ? wait_count(L, i, &h) : 0;
+      rewrite w = {i, op, op == GAC_ASYNC_WAIT ? wait_count(L, i, &h) : 0, false};
+      w.drain = op == GAC_ASYNC_WAIT || (i->opcode == SpvOpGroupWaitEvents && wait_may_be_async(m, i));
       step(L, committing, i, &h);
       if (!op && i->opcode != SpvOpGroupWaitEvents)
         continue;
-      bool drain = op == GAC_ASYNC_WAIT || wait_may_be_async(m, i);
-      gac_builder b = gac_builder_before(m, i);
-      if (op == GAC_ASYNC_COMMIT) {
-        call(L, &b, GAC_PTX_COMMIT, 0);
-      } else {
-        if (op == GAC_ASYNC_WAIT)
-          call(L, &b, GAC_PTX_WAIT, gac_constant_int(m, gac_type_int(m, 32, 0), count));
-        else if (drain)
-          call(L, &b, GAC_PTX_WAIT_ALL, 0);
-        lower_workgroup_barrier(L, &b);
-      }
-      gac_inst_remove(m, i);
+      if (num == cap)
+        todo = realloc(todo, (cap *= 2) * sizeof *todo);
+      todo[num++] = w;
+      deepest = w.count > deepest ? w.count : deepest;
     }
   }
+  /* sm_90: the ring holds the groups that may be in flight at once. */
+  gac_ptx_ring *r = L->sm90 && loads_to_local(m, f) ? lower_ptx_ring_create(L, f, deepest + 1) : NULL;
+  for (size_t k = 0; k < num; k++)
+    rewrite_one(L, r, &todo[k]);
+  free(todo);
   free(blocks);
   free(in);
   free(index_of);

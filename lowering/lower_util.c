@@ -94,6 +94,8 @@ void gac_lowering_init(gac_lowering *L, gac_module *m) {
   L->zero = gac_constant_int(m, L->size_type, 0);
   L->one = gac_constant_int(m, L->size_type, 1);
   L->scope_workgroup = gac_constant_int(m, gac_type_int(m, 32, 0), SpvScopeWorkgroup);
+  L->sm90 = false;
+  L->rings = NULL;
 }
 
 void lower_workgroup_barrier(gac_lowering *L, gac_builder *b) {
@@ -103,4 +105,31 @@ void lower_workgroup_barrier(gac_lowering *L, gac_builder *b) {
                                             SpvMemorySemanticsCrossWorkgroupMemoryMask);
   gac_build_ops(b, SpvOpControlBarrier, 0, 0, GAC_ID(L->scope_workgroup), GAC_ID(L->scope_workgroup),
                 GAC_ID(semantics));
+}
+
+/* The three components of a vector builtin input (LocalInvocationId, WorkgroupSize). */
+static void builtin_components(gac_lowering *L, gac_builder *b, uint32_t builtin, uint32_t out[3]) {
+  uint32_t v3 = gac_type_vector(L->m, L->size_type, 3);
+  uint32_t var = gac_require_builtin_input(L->m, builtin, v3);
+  uint32_t value = gac_build_ops(b, SpvOpLoad, v3, GAC_NEW_ID, GAC_ID(var))->result_id;
+  for (unsigned i = 0; i < 3; i++)
+    out[i] = gac_build_ops(b, SpvOpCompositeExtract, L->size_type, GAC_NEW_ID, GAC_ID(value), GAC_LIT(i))->result_id;
+}
+
+/* The work-item's linear index in the group, and the group's size. */
+void lower_linear_local_id(gac_lowering *L, gac_builder *b, uint32_t *id, uint32_t *size) {
+  uint32_t l[3], s[3];
+  builtin_components(L, b, SpvBuiltInLocalInvocationId, l);
+  builtin_components(L, b, SpvBuiltInWorkgroupSize, s);
+  uint32_t sxy = lower_mul(L, b, s[0], s[1]);
+  *id = lower_add(L, b, l[0], lower_add(L, b, lower_mul(L, b, l[1], s[0]), lower_mul(L, b, l[2], sxy)));
+  *size = lower_mul(L, b, sxy, s[2]);
+}
+
+
+uint32_t lower_to_u32(gac_lowering *L, gac_builder *b, uint32_t x) {
+  uint32_t uint = gac_type_int(L->m, 32, 0);
+  if (gac_value_type(L->m, x) == gac_def(L->m, uint))
+    return x;
+  return gac_build_ops(b, SpvOpUConvert, uint, GAC_NEW_ID, GAC_ID(x))->result_id;
 }

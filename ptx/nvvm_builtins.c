@@ -45,9 +45,28 @@ static LLVMValueRef sreg(ctx *x, const char *reg, LLVMValueRef dim, LLVMTypeRef 
   return v;
 }
 
+/* One PTX instruction (or a few) as inline assembly, for what LLVM 19 has
+ * no intrinsic for; pointers go in as 64-bit addresses of their space. */
+static void inline_asm(ctx *x, const char *text, const char *constraints, LLVMValueRef *args, unsigned n) {
+  LLVMTypeRef types[4];
+  LLVMValueRef values[4];
+  for (unsigned i = 0; i < n && i < 4; i++) {
+    values[i] = args[i];
+    if (LLVMGetTypeKind(LLVMTypeOf(args[i])) == LLVMPointerTypeKind)
+      values[i] = LLVMBuildPtrToInt(x->b, args[i], LLVMInt64TypeInContext(x->c), "");
+    types[i] = LLVMTypeOf(values[i]);
+  }
+  LLVMTypeRef type = LLVMFunctionType(LLVMVoidTypeInContext(x->c), types, n, 0);
+  LLVMValueRef a = LLVMGetInlineAsm(type, text, strlen(text), constraints, strlen(constraints), 1, 0,
+                                    LLVMInlineAsmDialectATT, 0);
+  LLVMBuildCall2(x->b, type, a, values, n, "");
+}
+
 typedef enum kind {
   LOCAL_ID, GROUP_ID, LOCAL_SIZE, NUM_GROUPS, GLOBAL_ID, GLOBAL_SIZE, GLOBAL_OFFSET,
   BARRIER, MAD, FMA, CP_ASYNC_4, CP_ASYNC_8, CP_ASYNC_16, COMMIT, WAIT_ALL,
+  MBAR_INIT, MBAR_INIT_FENCE, MBAR_EXPECT_TX, MBAR_ARRIVE, MBAR_WAIT,
+  BULK_LOAD, BULK_STORE, BULK_COMMIT, BULK_WAIT, FENCE_PROXY_ASYNC,
 } kind;
 
 typedef struct builtin {
@@ -65,6 +84,29 @@ static const builtin builtins[] = {
     {GAC_PTX_CP_ASYNC_PREFIX "4", CP_ASYNC_4}, {GAC_PTX_CP_ASYNC_PREFIX "8", CP_ASYNC_8},
     {GAC_PTX_CP_ASYNC_PREFIX "16", CP_ASYNC_16}, {GAC_PTX_COMMIT, COMMIT},
     {GAC_PTX_WAIT_ALL, WAIT_ALL},
+    {GAC_PTX_MBAR_INIT, MBAR_INIT}, {GAC_PTX_MBAR_INIT_FENCE, MBAR_INIT_FENCE},
+    {GAC_PTX_MBAR_EXPECT_TX, MBAR_EXPECT_TX}, {GAC_PTX_MBAR_ARRIVE, MBAR_ARRIVE},
+    {GAC_PTX_MBAR_WAIT, MBAR_WAIT}, {GAC_PTX_BULK_LOAD, BULK_LOAD}, {GAC_PTX_BULK_STORE, BULK_STORE},
+    {GAC_PTX_BULK_COMMIT, BULK_COMMIT}, {GAC_PTX_BULK_WAIT, BULK_WAIT},
+    {GAC_PTX_FENCE_PROXY_ASYNC, FENCE_PROXY_ASYNC},
+};
+
+/* sm_90 (PTX ISA 8.0): mbarriers with transaction counts, bulk copies, the
+ * proxy fence. The wait spins on try_wait.parity; its label is local to the
+ * braces, so the body may be inlined many times. */
+static const char *const sm90_asm[][2] = {
+    [MBAR_INIT_FENCE] = {"fence.mbarrier_init.release.cluster;", "~{memory}"},
+    [MBAR_EXPECT_TX] = {"mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [$0], $1;", "l,r,~{memory}"},
+    [MBAR_ARRIVE] = {"mbarrier.arrive.shared::cta.b64 _, [$0];", "l,~{memory}"},
+    [MBAR_WAIT] = {"{\n\t.reg .pred p;\nLAB_WAIT:\n\tmbarrier.try_wait.parity.shared::cta.b64 p, [$0], $1;\n"
+                   "\t@!p bra LAB_WAIT;\n}",
+                   "l,r,~{memory}"},
+    [BULK_LOAD] = {"cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [$0], [$1], $2, [$3];",
+                   "l,l,r,l,~{memory}"},
+    [BULK_STORE] = {"cp.async.bulk.global.shared::cta.bulk_group [$0], [$1], $2;", "l,l,r,~{memory}"},
+    [BULK_COMMIT] = {"cp.async.bulk.commit_group;", "~{memory}"},
+    [BULK_WAIT] = {"cp.async.bulk.wait_group 0;", "~{memory}"},
+    [FENCE_PROXY_ASYNC] = {"fence.proxy.async.shared::cta;", "~{memory}"},
 };
 
 /* The body of f as builtin k; false if an intrinsic is missing. */
@@ -106,6 +148,19 @@ static bool define(ctx *x, LLVMValueRef f, kind k) {
   }
   case COMMIT: ok = call_intrinsic(x, "llvm.nvvm.cp.async.commit.group", NULL, 0, NULL, 0) != NULL; break;
   case WAIT_ALL: ok = call_intrinsic(x, "llvm.nvvm.cp.async.wait.all", NULL, 0, NULL, 0) != NULL; break;
+  case MBAR_INIT: {
+    LLVMValueRef args[2] = {p0, LLVMConstInt(LLVMInt32TypeInContext(x->c), 1, 0)};
+    ok = call_intrinsic(x, "llvm.nvvm.mbarrier.init.shared", NULL, 0, args, 2) != NULL;
+    break;
+  }
+  default: {
+    LLVMValueRef args[4];
+    unsigned n = LLVMCountParams(f);
+    for (unsigned i = 0; i < n && i < 4; i++)
+      args[i] = LLVMGetParam(f, i);
+    inline_asm(x, sm90_asm[k][0], sm90_asm[k][1], args, n);
+    break;
+  }
   }
   if (v)
     LLVMBuildRet(x->b, v);

@@ -14,10 +14,10 @@ gcc -std=c17 -O2 -Wall -Wextra -I"$cuda/include" "$root/conformance/cuda/runner.
   -L"$cuda/lib64/stubs" -lcuda -o "$out/gac-conformance-cuda" || exit 1
 "$cuda/bin/nvcc" -O3 -arch=sm_90 "$root/bench/cuda/bench.cu" -lcuda -o "$out/gac-bench-cuda" || exit 1
 for sm in 80 90; do
-  "$out/gac-conformance-cuda" "$ptx" $sm > "$out/conformance-sm$sm.txt" 2>&1 || status=1
+  timeout 120 "$out/gac-conformance-cuda" "$ptx" $sm > "$out/conformance-sm$sm.txt" 2>&1 || status=1
   tail -1 "$out/conformance-sm$sm.txt"
 done
-"$out/gac-bench-cuda" "$ptx"/tile_copy.sm80.ptx "$ptx"/tile_copy.sm90.ptx > "$out/bench.txt" 2>&1 || status=1
+timeout 120 "$out/gac-bench-cuda" "$ptx"/tile_copy.sm80.ptx "$ptx"/tile_copy.sm90.ptx > "$out/bench.txt" 2>&1 || status=1
 cat "$out/bench.txt"
 rm -f "$out/gac-conformance-cuda" "$out/gac-bench-cuda"
 exit $status

@@ -159,6 +159,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: gac-conformance-cuda <dir> <80|90>\n");
     return 2;
   }
+  setvbuf(stdout, NULL, _IOLBF, 0); /* rows reach the file even if a kernel hangs */
   cuda c = {.dir = argv[1], .sm = argv[2]};
   CUdevice dev;
   CUresult r = cuInit(0);

@@ -14,6 +14,17 @@
 #define GAC_PTX_COMMIT "__gac_cp_async_commit"     /* () */
 #define GAC_PTX_WAIT "__gac_cp_async_wait"         /* (uint M), M a constant */
 #define GAC_PTX_WAIT_ALL "__gac_cp_async_wait_all" /* () */
+/* sm_90: mbarriers (a local ulong *), bulk copies, the proxy fence. */
+#define GAC_PTX_MBAR_INIT "__gac_mbar_init"           /* (mbar): count 1 */
+#define GAC_PTX_MBAR_INIT_FENCE "__gac_mbar_init_fence" /* () */
+#define GAC_PTX_MBAR_EXPECT_TX "__gac_mbar_expect_tx" /* (mbar, uint bytes) */
+#define GAC_PTX_MBAR_ARRIVE "__gac_mbar_arrive"       /* (mbar) */
+#define GAC_PTX_MBAR_WAIT "__gac_mbar_wait"           /* (mbar, uint parity) */
+#define GAC_PTX_BULK_LOAD "__gac_bulk_load"           /* (dst, src, uint bytes, mbar) */
+#define GAC_PTX_BULK_STORE "__gac_bulk_store"         /* (global dst, local src, uint bytes) */
+#define GAC_PTX_BULK_COMMIT "__gac_bulk_commit"       /* () */
+#define GAC_PTX_BULK_WAIT "__gac_bulk_wait"           /* (): stores complete */
+#define GAC_PTX_FENCE_PROXY_ASYNC "__gac_fence_proxy_async" /* () */
 
 typedef struct gac_ptx_options {
   unsigned sm;            /* 80 or 90 */
