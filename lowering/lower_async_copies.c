@@ -148,14 +148,9 @@ static void cooperative_loop(gac_lowering *L, copy_plan *p, gac_block *from, gac
                           GAC_ID(total))->result_id;
     step = L->one;
   }
-  uint32_t has_units = lower_op2(&f, SpvOpULessThan, L->bool_type, first, total);
-  uint32_t span = lower_add(L, &f, lower_op2(&f, SpvOpISub, L->size_type, total, first), lower_op2(&f, SpvOpISub, L->size_type, step, L->one));
-  uint32_t count = lower_op2(&f, SpvOpUDiv, L->size_type, span, step);
-  count = gac_build_ops(&f, SpvOpSelect, L->size_type, GAC_NEW_ID, GAC_ID(has_units), GAC_ID(count),
-                        GAC_ID(L->zero))->result_id;
-  gac_loop lp = lower_loop_open(L, from, join, L->zero, count, 0, 0);
+  uint32_t index;
+  gac_loop lp = lower_shared_loop(L, from, join, first, step, total, &index);
   gac_builder b = gac_builder_at_end(m, &lp.body->insts);
-  uint32_t index = lower_add(L, &b, first, lower_mul(L, &b, lp.counter, step));
   uint32_t line = lower_op2(&b, SpvOpUDiv, L->size_type, index, divisor);
   uint32_t unit = lower_op2(&b, SpvOpUMod, L->size_type, index, divisor);
   uint32_t so, dof;
@@ -179,7 +174,7 @@ static void cooperative_loop(gac_lowering *L, copy_plan *p, gac_block *from, gac
 }
 
 /* sm_90: when `any` (everything a unit must divide) is a multiple of 16,
- * the elected work-item moves the copy line by line with bulk copies: a
+ * the work-items move the copy line by line with bulk copies: a
  * global -> local copy completes on the mbarrier of the group being formed
  * (lower_ptx_ring.c), and is at most 1 MiB - 1 (an mbarrier's transaction
  * count); a local -> global copy is a bulk store, after a proxy fence (kept
@@ -187,7 +182,7 @@ static void cooperative_loop(gac_lowering *L, copy_plan *p, gac_block *from, gac
  * work-items wrote the source. `test` gets the branch; returns the block
  * where the other ways of copying are tried. */
 static gac_block *bulk_copy(gac_lowering *L, copy_plan *p, gac_block *test, gac_block *join, uint32_t any,
-                            uint32_t id) {
+                            uint32_t id, uint32_t size) {
   gac_module *m = L->m;
   gac_function *f = test->function;
   uint32_t sc_src = gac_def(m, p->src_ptr_type)->words[2], sc_dst = gac_def(m, p->dst_ptr_type)->words[2];
@@ -218,22 +213,31 @@ static gac_block *bulk_copy(gac_lowering *L, copy_plan *p, gac_block *test, gac_
     bulk = lower_ptx_ring_make_room(L, ring, bulk);
     b = gac_builder_at_end(m, &bulk->insts);
   }
-  gac_block *issue = gac_block_create(m, f, bulk);
-  gac_block *after = gac_block_create(m, f, issue);
-  uint32_t elected = lower_op2(&b, SpvOpIEqual, L->bool_type, id, L->zero);
-  gac_build_ops(&b, SpvOpBranchConditional, 0, 0, GAC_ID(elected), GAC_ID(gac_block_label(issue)),
-                GAC_ID(gac_block_label(join)));
+  gac_block *after = gac_block_create(m, f, bulk);
+  /* The elected work-item adds the copy's bytes to the mbarrier; then the
+   * work-items share the lines (id, id + size, ...), each issuing its own:
+   * a transaction count may go below zero while bytes land before the
+   * expect_tx, and the phase cannot complete before the commit's arrive. */
   uint32_t uint = gac_type_int(m, 32, 0), mbar = 0;
-  gac_builder i = gac_builder_at_end(m, &issue->insts);
   if (load) {
-    mbar = lower_ptx_ring_slot(L, ring, &i);
+    mbar = lower_ptx_ring_slot(L, ring, &b);
+    uint32_t elected = lower_op2(&b, SpvOpIEqual, L->bool_type, id, L->zero);
+    gac_block *issue = gac_block_create(m, f, bulk);
+    gac_build_ops(&b, SpvOpBranchConditional, 0, 0, GAC_ID(elected), GAC_ID(gac_block_label(issue)),
+                  GAC_ID(gac_block_label(after)));
+    gac_builder i = gac_builder_at_end(m, &issue->insts);
     uint32_t types[2] = {gac_def(m, mbar)->type_id, uint}, args[2] = {mbar, lower_to_u32(L, &i, total)};
     lower_ptx_call(L, &i, GAC_PTX_MBAR_EXPECT_TX, 2, types, args);
+    gac_build_ops(&i, SpvOpBranch, 0, 0, GAC_ID(gac_block_label(after)));
+  } else {
+    gac_build_ops(&b, SpvOpBranch, 0, 0, GAC_ID(gac_block_label(after)));
   }
-  gac_loop lp = lower_loop_open(L, issue, after, L->zero, p->total_lines, 0, 0);
+  gac_block *done = gac_block_create(m, f, after);
+  uint32_t line;
+  gac_loop lp = lower_shared_loop(L, after, done, id, size, p->total_lines, &line);
   gac_builder body = gac_builder_at_end(m, &lp.body->insts);
   uint32_t so, dof;
-  line_offsets(L, &body, p, lp.counter, 0, &so, &dof);
+  line_offsets(L, &body, p, line, 0, &so, &dof);
   uint32_t src = byte_address(L, &body, p->src, p->src_ptr_type, so);
   uint32_t dst = byte_address(L, &body, p->dst, p->dst_ptr_type, dof);
   uint32_t bytes = lower_to_u32(L, &body, p->line_bytes);
@@ -245,9 +249,9 @@ static gac_block *bulk_copy(gac_lowering *L, copy_plan *p, gac_block *test, gac_
     lower_ptx_call(L, &body, GAC_PTX_BULK_STORE, 3, types, (uint32_t[]){dst, src, bytes});
   }
   lower_loop_close(L, &lp, lp.body, L->one);
-  gac_builder a = gac_builder_at_end(m, &after->insts);
+  gac_builder a = gac_builder_at_end(m, &done->insts);
   if (store)
-    lower_ptx_call(L, &a, GAC_PTX_BULK_COMMIT, 0, NULL, NULL);
+    lower_ptx_call(L, &a, GAC_PTX_BULK_COMMIT, 0, NULL, NULL); /* each work-item's own bulk group */
   gac_build_ops(&a, SpvOpBranch, 0, 0, GAC_ID(gac_block_label(join)));
   return next_test;
 }
@@ -289,7 +293,7 @@ static uint32_t lower_cooperative(gac_lowering *L, copy_plan *p, gac_block *pre,
       widths[num_widths++] = all_widths[i];
   gac_block *test = pre;
   if (strat == STRATEGY_PTX && L->sm90 && !p->empty)
-    test = bulk_copy(L, p, test, join, any, id);
+    test = bulk_copy(L, p, test, join, any, id, size);
   for (unsigned i = 0; i < num_widths; i++) {
     gac_block *loop_from = test;
     if (i + 1 < num_widths) {

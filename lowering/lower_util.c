@@ -75,6 +75,23 @@ gac_loop lower_loop_open(gac_lowering *L, gac_block *from, gac_block *exit, uint
   return lp;
 }
 
+gac_loop lower_shared_loop(gac_lowering *L, gac_block *from, gac_block *exit, uint32_t first, uint32_t step,
+                           uint32_t total, uint32_t *index) {
+  gac_builder f = gac_builder_at_end(L->m, &from->insts);
+  /* The counter k runs from 0 to this work-item's count; the unit is
+   * first + k x step. The count is computed so that nothing overflows. */
+  uint32_t has_units = lower_op2(&f, SpvOpULessThan, L->bool_type, first, total);
+  uint32_t span = lower_add(L, &f, lower_op2(&f, SpvOpISub, L->size_type, total, first),
+                            lower_op2(&f, SpvOpISub, L->size_type, step, L->one));
+  uint32_t count = lower_op2(&f, SpvOpUDiv, L->size_type, span, step);
+  count = gac_build_ops(&f, SpvOpSelect, L->size_type, GAC_NEW_ID, GAC_ID(has_units), GAC_ID(count),
+                        GAC_ID(L->zero))->result_id;
+  gac_loop lp = lower_loop_open(L, from, exit, L->zero, count, 0, 0);
+  gac_builder b = gac_builder_at_end(L->m, &lp.body->insts);
+  *index = lower_add(L, &b, first, lower_mul(L, &b, lp.counter, step));
+  return lp;
+}
+
 /* Ends the body: counter += step, back to the header. The body may have
  * grown into several blocks; `last` is the one that ends it. */
 void lower_loop_close(gac_lowering *L, const gac_loop *lp, gac_block *last, uint32_t step) {

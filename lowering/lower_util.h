@@ -41,6 +41,10 @@ typedef struct gac_loop {
 gac_loop lower_loop_open(gac_lowering *L, gac_block *from, gac_block *exit, uint32_t first, uint32_t count,
                    uint32_t carried_type, uint32_t carried_in);
 void lower_loop_close(gac_lowering *L, const gac_loop *lp, gac_block *last, uint32_t step);
+/* A work-item's share of `total` units: first, first + step, ... below
+ * total (*index, in the body). Closed with lower_loop_close(..., L->one). */
+gac_loop lower_shared_loop(gac_lowering *L, gac_block *from, gac_block *exit, uint32_t first, uint32_t step,
+                           uint32_t total, uint32_t *index);
 
 /* The work-item's linear index in the work-group, and the group's size. */
 void lower_linear_local_id(gac_lowering *L, gac_builder *b, uint32_t *id, uint32_t *size);

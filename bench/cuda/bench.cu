@@ -15,9 +15,9 @@
 #include <vector>
 
 enum { W = 64, H = 32, STAGES = 3, THREADS = 256 };
-static const size_t TILES_X = 128, TILES_Y = 256, COUNT = 8; // 8192 x 8192 floats, 8 tiles per block
+static const size_t TILES_X = 128, TILES_Y = 512, COUNT = 8; // 8192 x 16384 floats, 8 tiles per block
 static const size_t FLOATS = TILES_X * W * TILES_Y * H, BYTES = FLOATS * sizeof(float);
-static const unsigned BLOCKS = (unsigned)(TILES_X * TILES_Y / COUNT), REPS = 20;
+static const unsigned BLOCKS = (unsigned)(TILES_X * TILES_Y / COUNT), REPS = 30;
 
 #define CHECK(x)                                                                                  \
   do {                                                                                            \
