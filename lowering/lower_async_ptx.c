@@ -124,16 +124,16 @@ static bool wait_may_be_async(gac_module *m, const gac_inst *wait) {
   return result;
 }
 
-/* Whether a function commits groups (directly or through calls to
- * functions with bodies; calls are assumed to, conservatively). */
+/* Whether a function commits groups (directly, or by calling a function
+ * with a body: conservatively, any call may). */
 static bool commits(const gac_module *m, const gac_function *f) {
   gac_foreach_block(b, f) {
     gac_foreach_inst(i, &b->insts) {
       if (i->opcode == SpvOpGroupWaitEvents || gac_async_pipeline_op_of(m, i) == GAC_ASYNC_COMMIT)
         return true;
       if (i->opcode == SpvOpFunctionCall) {
-        gac_inst *callee = gac_def(m, gac_operand_word(i, 2));
-        if (callee && gac_inst_function(callee) && gac_inst_function(callee)->first_block)
+        gac_function *callee = lower_function_by_id(m, gac_operand_word(i, 2));
+        if (callee && callee->first_block)
           return true;
       }
     }

@@ -7,9 +7,11 @@
  * write can reach without a fence in between:
  *
  *   forward dataflow, one bit "generic writes since the last fence";
- *   join: or (branches, loops); a kernel starts clean, another function
- *   dirty (its caller may have written); a call of anything but gac's own
- *   PTX functions makes it dirty (conservative on unknown calls). */
+ *   join: or (branches, loops); a kernel starts clean, another function as
+ *   its calls leave it (dirty if it has none: it may be called from outside);
+ *   a call of a function of the module makes it dirty if that function (or
+ *   one it calls) writes; a call of anything else but gac's own PTX
+ *   functions makes it dirty (conservative on unknown calls). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,7 +36,20 @@ static bool writes_local(const gac_module *m, uint32_t pointer) {
 
 typedef enum effect { NONE, DIRTY, FENCE } effect;
 
-static effect effect_of(const gac_module *m, const gac_inst *i) {
+/* What the pass knows of the module's functions, by id. */
+typedef struct facts {
+  const gac_module *m;
+  uint8_t *writes;  /* a defined function that may write local memory generically (itself or in callees) */
+  uint8_t *entry;   /* 0 unknown (no call seen yet), 1 clean, 2 dirty at entry */
+} facts;
+
+static gac_function *defined_callee(const gac_module *m, const gac_inst *call) {
+  gac_function *f = lower_function_by_id(m, gac_operand_word(call, 2));
+  return f && f->first_block ? f : NULL;
+}
+
+static effect effect_of(const facts *F, const gac_inst *i) {
+  const gac_module *m = F->m;
   switch (i->opcode) {
   case SpvOpStore:
   case SpvOpCopyMemory:
@@ -44,11 +59,12 @@ static effect effect_of(const gac_module *m, const gac_inst *i) {
     return DIRTY;
   case SpvOpFunctionCall: {
     uint32_t callee = gac_operand_word(i, 2);
-    const gac_inst *def = gac_def(m, callee);
-    const gac_function *f = def ? gac_inst_function(def) : NULL;
-    const char *name = f && !f->first_block ? import_name(m, callee) : NULL;
+    gac_function *f = defined_callee(m, i);
+    if (f)
+      return F->writes[callee] ? DIRTY : NONE;
+    const char *name = import_name(m, callee);
     if (!name || strncmp(name, "__gac_", 6) != 0)
-      return DIRTY;
+      return DIRTY; /* unknown: conservative */
     if (strcmp(name, GAC_PTX_FENCE_PROXY_ASYNC) == 0)
       return FENCE;
     /* cp.async (not bulk) writes through the generic proxy. */
@@ -71,12 +87,13 @@ static bool is_kernel(const gac_module *m, const gac_function *f) {
   return false;
 }
 
-static void fences_of(gac_lowering *L, gac_function *f) {
-  gac_module *m = L->m;
+/* The dataflow over f from its entry state; records the state at each call
+ * of a defined function into the callee's entry (true if one changed), and
+ * with `apply`, removes the fences no write reaches. */
+static bool flow(facts *F, gac_function *f, bool apply) {
+  gac_module *m = (gac_module *)F->m;
   size_t n = 0;
   gac_foreach_block(b, f) n++;
-  if (n == 0)
-    return;
   gac_block **blocks = malloc(n * sizeof *blocks);
   uint8_t *in = calloc(n, 1), *reached = calloc(n, 1);
   uint32_t *index_of = calloc(m->bound, sizeof *index_of);
@@ -85,7 +102,7 @@ static void fences_of(gac_lowering *L, gac_function *f) {
     index_of[gac_block_label(b)] = (uint32_t)k;
     blocks[k++] = b;
   }
-  in[0] = !is_kernel(m, f);
+  in[0] = F->entry[f->def->result_id] == 2;
   reached[0] = 1;
   for (bool changed = true; changed;) {
     changed = false;
@@ -94,7 +111,7 @@ static void fences_of(gac_lowering *L, gac_function *f) {
         continue;
       uint8_t dirty = in[k];
       gac_foreach_inst(i, &blocks[k]->insts) {
-        effect e = effect_of(m, i);
+        effect e = effect_of(F, i);
         dirty = e == DIRTY ? 1 : e == FENCE ? 0 : dirty;
       }
       gac_block *succ[64];
@@ -109,12 +126,21 @@ static void fences_of(gac_lowering *L, gac_function *f) {
       }
     }
   }
+  bool callee_changed = false;
   for (k = 0; k < n; k++) {
     uint8_t dirty = in[k];
     for (gac_inst *i = blocks[k]->insts.first, *next; i; i = next) {
       next = i->next;
-      effect e = effect_of(m, i);
-      if (e == FENCE && !dirty)
+      effect e = effect_of(F, i);
+      if (reached[k] && i->opcode == SpvOpFunctionCall && defined_callee(m, i)) {
+        uint8_t *entry = &F->entry[gac_operand_word(i, 2)];
+        uint8_t state = dirty ? 2 : 1;
+        if (*entry < state) {
+          *entry = state;
+          callee_changed = true;
+        }
+      }
+      if (apply && e == FENCE && !dirty && reached[k])
         gac_inst_remove(m, i); /* nothing generic to order before the async proxy */
       dirty = e == DIRTY ? 1 : e == FENCE ? 0 : dirty;
     }
@@ -123,8 +149,40 @@ static void fences_of(gac_lowering *L, gac_function *f) {
   free(in);
   free(reached);
   free(index_of);
+  return callee_changed;
 }
 
 void lower_ptx_fences(gac_lowering *L) {
-  gac_foreach_function(f, L->m) fences_of(L, f);
+  gac_module *m = L->m;
+  facts F = {m, calloc(m->bound, 1), calloc(m->bound, 1)};
+  /* Which functions write, through their calls too (a fixpoint). */
+  for (bool changed = true; changed;) {
+    changed = false;
+    gac_foreach_function(f, m) {
+      if (!f->first_block || F.writes[f->def->result_id])
+        continue;
+      bool w = false;
+      gac_foreach_block(b, f) {
+        gac_foreach_inst(i, &b->insts) w |= effect_of(&F, i) == DIRTY;
+      }
+      if (w)
+        F.writes[f->def->result_id] = changed = true;
+    }
+  }
+  /* Entry states: a kernel starts clean; a function as clean as every call
+   * of it; one never called (from outside, maybe) dirty. */
+  gac_foreach_function(f, m) if (f->first_block && is_kernel(m, f)) F.entry[f->def->result_id] = 1;
+  for (bool changed = true; changed;) {
+    changed = false;
+    gac_foreach_function(f, m) if (f->first_block && F.entry[f->def->result_id]) changed |= flow(&F, f, false);
+  }
+  gac_foreach_function(f, m) {
+    if (!f->first_block)
+      continue;
+    if (!F.entry[f->def->result_id])
+      F.entry[f->def->result_id] = 2;
+    flow(&F, f, true);
+  }
+  free(F.writes);
+  free(F.entry);
 }

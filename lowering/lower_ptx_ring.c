@@ -103,6 +103,8 @@ gac_ptx_ring *lower_ptx_ring_create(gac_lowering *L, gac_function *f, unsigned d
                           GAC_LIT(SpvStorageClassWorkgroup))->result_id;
   gac_builder n = gac_builder_at_end(m, &m->sections[GAC_SECTION_DEBUG_NAME]);
   gac_build_ops(&n, SpvOpName, 0, 0, GAC_ID(r->ring), GAC_STR("__gac_mbarriers"));
+  if (m->version >= 0x00010400)
+    gac_add_to_interfaces(m, r->ring);
   /* The counters, at the top of the entry block with its other variables. */
   gac_inst *first = f->first_block->insts.first->next;
   while (first && first->opcode == SpvOpVariable)

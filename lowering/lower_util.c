@@ -150,3 +150,10 @@ uint32_t lower_to_u32(gac_lowering *L, gac_builder *b, uint32_t x) {
     return x;
   return gac_build_ops(b, SpvOpUConvert, uint, GAC_NEW_ID, GAC_ID(x))->result_id;
 }
+
+gac_function *lower_function_by_id(const gac_module *m, uint32_t id) {
+  for (gac_function *f = m->first_function; f; f = f->next)
+    if (f->def->result_id == id)
+      return f;
+  return NULL;
+}

@@ -46,6 +46,9 @@ void lower_loop_close(gac_lowering *L, const gac_loop *lp, gac_block *last, uint
 gac_loop lower_shared_loop(gac_lowering *L, gac_block *from, gac_block *exit, uint32_t first, uint32_t step,
                            uint32_t total, uint32_t *index);
 
+/* The function whose OpFunction defines `id`, or NULL. */
+gac_function *lower_function_by_id(const gac_module *m, uint32_t id);
+
 /* The work-item's linear index in the work-group, and the group's size. */
 void lower_linear_local_id(gac_lowering *L, gac_builder *b, uint32_t *id, uint32_t *size);
 

@@ -102,7 +102,7 @@ void gac_function_remove(gac_module *m, gac_function *f) {
 /* Lists var in every entry point's interface that does not list it yet
  * (SPIR-V 1.0-1.3 ask for the Input variables an entry point uses; listing
  * one it does not use is allowed). */
-static void add_to_interfaces(gac_module *m, uint32_t var) {
+void gac_add_to_interfaces(gac_module *m, uint32_t var) {
   gac_foreach_inst(ep, &m->sections[GAC_SECTION_ENTRY_POINT]) {
     gac_op ops[256];
     unsigned n = 0;
@@ -137,7 +137,7 @@ uint32_t gac_require_builtin_input(gac_module *m, uint32_t builtin, uint32_t typ
     gac_build_ops(&a, SpvOpDecorate, 0, 0, GAC_ID(var), GAC_LIT(SpvDecorationBuiltIn), GAC_LIT(builtin));
     gac_build_ops(&a, SpvOpDecorate, 0, 0, GAC_ID(var), GAC_LIT(SpvDecorationConstant));
   }
-  add_to_interfaces(m, var);
+  gac_add_to_interfaces(m, var);
   return var;
 }
 

@@ -88,6 +88,10 @@ void gac_function_remove(gac_module *m, gac_function *f);
 uint32_t gac_require_import_function(gac_module *m, const char *name, uint32_t return_type,
                                      const uint32_t *param_types, unsigned num_params);
 
+/* Lists global variable `var` in every entry point's interface that does not
+ * list it (from SPIR-V 1.4 every global an entry point uses must be listed). */
+void gac_add_to_interfaces(gac_module *m, uint32_t var);
+
 /* OpVariable in the global section decorated BuiltIn `builtin`, created
  * (Input, of type `type`, with BuiltIn and Constant decorations, and listed
  * in every entry point's interface) if the module has none. */
