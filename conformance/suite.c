@@ -228,6 +228,22 @@ static bool run_double_buffer(const gac_backend *o, const char *kernel, size_t r
   return run_float_kernel(o, k, args, 7, 1, &global, &local, in, out, want, out_n, ms, why, why_len);
 }
 
+/* OpenCL's 1D copies: element i of each group's `n` comes from src[(g n + i) stride]. */
+static bool run_copy1d(const gac_backend *o, size_t n, size_t stride, size_t groups, size_t local, double *ms,
+                       char *why, size_t why_len) {
+  void *k = o->load(o->self, "copies", "copy1d", why, why_len);
+  if (!k)
+    return false;
+  float *in = small_ints(groups * n * stride, 6), *out = calloc(groups * n, sizeof(float));
+  float *want = malloc(groups * n * sizeof(float));
+  for (size_t i = 0; i < groups * n; i++)
+    want[i] = in[i * stride];
+  arg args[] = {BUF(in, groups * n * stride * sizeof(float)), BUF(out, groups * n * sizeof(float)),
+                LOCAL(n * sizeof(float)), U64(n), U64(stride)};
+  size_t global = groups * local;
+  return run_float_kernel(o, k, args, 5, 1, &global, &local, in, out, want, groups * n, ms, why, why_len);
+}
+
 /* ---- the table ---- */
 
 static unsigned passed, failed;
@@ -297,7 +313,11 @@ unsigned gac_conformance_suite(const gac_backend *o) {
 
   char why[512] = "";
   double ms = -1;
-  bool ok = run_stencil(o, 64, &ms, why, sizeof why);
+  bool ok = run_copy1d(o, 100, 3, 4, 17, &ms, why, sizeof why);
+  row("copy1d", "async_work_group_strided_copy in (100 floats, stride 3), copy out, g=4 l=17", ok, ms, why);
+  ok = run_copy1d(o, 256, 1, 3, 64, &ms, why, sizeof why);
+  row("copy1d", "async_work_group_strided_copy in (256 floats, stride 1), copy out, g=3 l=64", ok, ms, why);
+  ok = run_stencil(o, 64, &ms, why, sizeof why);
   row("stencil", "5-point, 64x64 floats, 16x16 tiles with halo, l=16x16", ok, ms, why);
   ok = run_transpose(o, 64, &ms, why, sizeof why);
   row("transpose", "64x64 floats through local memory, 16x16 tiles, l=16x16", ok, ms, why);

@@ -53,6 +53,11 @@ typedef struct copy_plan {
   uint64_t line_bytes_known; /* 0 if not a constant */
 } copy_plan;
 
+static uint32_t storage_class(const gac_module *m, uint32_t pointer) {
+  const gac_inst *type = gac_value_type(m, pointer);
+  return type && type->opcode == SpvOpTypePointer ? type->words[2] : ~0u;
+}
+
 /* ptr as a pointer to uchar in its storage class (a bitcast unless it is one). */
 static uint32_t as_bytes(gac_lowering *L, gac_builder *b, uint32_t ptr, uint32_t *ptr_type) {
   gac_inst *def = gac_def(L->m, ptr);
@@ -341,6 +346,68 @@ static void barrier_after_waits(gac_lowering *L) {
   }
 }
 
+/* The core OpGroupAsyncCopy instructions of m (in `out` if not NULL): on
+ * PTX nothing else would lower OpenCL's 1D async_work_group_(strided_)copy. */
+static size_t count_core_copies(gac_module *m, gac_inst **out) {
+  size_t n = 0;
+  gac_foreach_function(f, m) {
+    gac_foreach_block(b, f) {
+      gac_foreach_inst(i, &b->insts) {
+        if (i->opcode != SpvOpGroupAsyncCopy)
+          continue;
+        if (out)
+          out[n] = i;
+        n++;
+      }
+    }
+  }
+  return n;
+}
+
+/* Bytes of one element of OpenCL type `type` (a 3-vector is the size of a
+ * 4-vector), 0 if not a scalar or vector. */
+static uint64_t element_size(const gac_module *m, uint32_t type) {
+  const gac_inst *t = gac_def(m, type);
+  if (t && (t->opcode == SpvOpTypeInt || t->opcode == SpvOpTypeFloat))
+    return t->words[2] / 8;
+  if (t && t->opcode == SpvOpTypeVector)
+    return element_size(m, t->words[2]) * (t->words[3] == 3 ? 4 : t->words[3]);
+  return 0;
+}
+
+/* OpGroupAsyncCopy (Execution, Destination, Source, NumElements, Stride,
+ * Event) as the 2D copy it is: NumElements lines of one element, the
+ * stride on the global side (OpenCL's strided copies), or one line when
+ * the stride is a constant 1. */
+static bool core_copy_as_2d(gac_lowering *L, const gac_inst *i, gac_async_copy *k, gac_diag *diag) {
+  gac_module *m = L->m;
+  const gac_inst *type = gac_value_type(m, gac_operand_word(i, 3));
+  uint64_t size = type && type->opcode == SpvOpTypePointer ? element_size(m, type->words[3]) : 0;
+  if (!size) {
+    gac_diag_add(diag, GAC_ERROR, i->offset, i->result_id, "lower.element",
+                 "OpGroupAsyncCopy: the PTX lowering copies scalars and vectors only");
+    return false;
+  }
+  *k = (gac_async_copy){.op = GAC_GROUP_ASYNC_COPY_2D2D, .destination = gac_operand_word(i, 3),
+                        .source = gac_operand_word(i, 4), .event = gac_operand_word(i, 7)};
+  k->destination_offset = k->source_offset = L->zero;
+  k->num_bytes_per_element = gac_constant_int(m, L->size_type, size);
+  uint32_t n = gac_operand_word(i, 5), stride = gac_operand_word(i, 6);
+  uint64_t known;
+  if (lower_known(L, stride, &known) && known == 1) {
+    k->num_elements_per_line = n;
+    k->num_lines = L->one;
+    k->source_line_length = k->destination_line_length = n;
+  } else {
+    bool global_source = storage_class(m, k->source) == SpvStorageClassCrossWorkgroup;
+    k->num_elements_per_line = L->one;
+    k->num_lines = n;
+    k->source_line_length = global_source ? stride : L->one;
+    k->destination_line_length = global_source ? L->one : stride;
+  }
+  return true;
+}
+
 /* The default is cooperative: it was faster than lines on PoCL over most
  * shapes of bench/pocl (docs/LOWERING.md), and it is the one that spreads
  * the work on a device whose work-items run in parallel. */
@@ -398,6 +465,8 @@ bool gac_lower_async_copies(gac_module *m, const char *arg, gac_diag *diag) {
     return false;
   size_t count = 0;
   gac_foreach_async_copy(i, m) count++;
+  if (strat == STRATEGY_PTX)
+    count += count_core_copies(m, NULL);
   if (count == 0) {
     if (strat == STRATEGY_PTX)
       lower_ptx_rings_free(&L);
@@ -411,11 +480,18 @@ bool gac_lower_async_copies(gac_module *m, const char *arg, gac_diag *diag) {
   gac_inst **copies = malloc(count * sizeof(gac_inst *));
   size_t n = 0;
   gac_foreach_async_copy(i, m) copies[n++] = i;
+  if (strat == STRATEGY_PTX)
+    n += count_core_copies(m, copies + n);
   bool ok = true;
   for (size_t c = 0; c < n; c++) {
     gac_inst *inst = copies[c];
     copy_plan p = {0};
-    if (!gac_async_copy_decode(m, inst, &p.k) || !gac_inst_block(inst)) {
+    if (inst->opcode == SpvOpGroupAsyncCopy) {
+      if (!core_copy_as_2d(&L, inst, &p.k, diag)) {
+        ok = false;
+        continue;
+      }
+    } else if (!gac_async_copy_decode(m, inst, &p.k) || !gac_inst_block(inst)) {
       gac_diag_add(diag, GAC_ERROR, inst->offset, inst->result_id, "lower.invalid",
                    "cannot lower a copy that breaks the set's rules (run --validate)");
       ok = false;

@@ -81,6 +81,10 @@ static bool event_may_be_async(const gac_module *m, uint32_t id, uint8_t *visite
   gac_async_copy k;
   if (def->opcode == SpvOpConstantNull || def->opcode == SpvOpUndef)
     result = false;
+  else if (def->opcode == SpvOpGroupAsyncCopy) /* (Execution, Destination, Source, ..., Event) */
+    result = (storage_class_of(m, gac_operand_word(def, 3)) == SpvStorageClassWorkgroup &&
+              storage_class_of(m, gac_operand_word(def, 4)) == SpvStorageClassCrossWorkgroup) ||
+             event_may_be_async(m, gac_operand_word(def, 7), visited);
   else if (gac_async_copy_decode(m, def, &k))
     result = (storage_class_of(m, k.destination) == SpvStorageClassWorkgroup &&
               storage_class_of(m, k.source) == SpvStorageClassCrossWorkgroup) ||
@@ -198,6 +202,9 @@ static bool loads_to_local(const gac_module *m, const gac_function *f) {
       gac_async_copy k;
       if (gac_async_copy_decode(m, i, &k) && storage_class_of(m, k.destination) == SpvStorageClassWorkgroup &&
           storage_class_of(m, k.source) == SpvStorageClassCrossWorkgroup)
+        return true;
+      if (i->opcode == SpvOpGroupAsyncCopy && storage_class_of(m, gac_operand_word(i, 3)) == SpvStorageClassWorkgroup &&
+          storage_class_of(m, gac_operand_word(i, 4)) == SpvStorageClassCrossWorkgroup)
         return true;
     }
   }
