@@ -53,11 +53,6 @@ typedef struct copy_plan {
   uint64_t line_bytes_known; /* 0 if not a constant */
 } copy_plan;
 
-static uint32_t storage_class(const gac_module *m, uint32_t pointer) {
-  const gac_inst *type = gac_value_type(m, pointer);
-  return type && type->opcode == SpvOpTypePointer ? type->words[2] : ~0u;
-}
-
 /* ptr as a pointer to uchar in its storage class (a bitcast unless it is one). */
 static uint32_t as_bytes(gac_lowering *L, gac_builder *b, uint32_t ptr, uint32_t *ptr_type) {
   gac_inst *def = gac_def(L->m, ptr);
@@ -399,7 +394,7 @@ static bool core_copy_as_2d(gac_lowering *L, const gac_inst *i, gac_async_copy *
     k->num_lines = L->one;
     k->source_line_length = k->destination_line_length = n;
   } else {
-    bool global_source = storage_class(m, k->source) == SpvStorageClassCrossWorkgroup;
+    bool global_source = lower_storage_class(m, k->source) == SpvStorageClassCrossWorkgroup;
     k->num_elements_per_line = L->one;
     k->num_lines = n;
     k->source_line_length = global_source ? stride : L->one;

@@ -64,11 +64,6 @@ static bool meet(history *dst, const history *src) {
   return changed;
 }
 
-static uint32_t storage_class_of(const gac_module *m, uint32_t pointer) {
-  const gac_inst *type = gac_value_type(m, pointer);
-  return type && type->opcode == SpvOpTypePointer ? type->words[2] : ~0u;
-}
-
 /* Whether event `id` may stand for cp.async copies: a global -> local copy,
  * or anything not known to be a plain copy or no event (visited: ids on
  * the path, for loops of OpPhi). */
@@ -82,12 +77,10 @@ static bool event_may_be_async(const gac_module *m, uint32_t id, uint8_t *visite
   if (def->opcode == SpvOpConstantNull || def->opcode == SpvOpUndef)
     result = false;
   else if (def->opcode == SpvOpGroupAsyncCopy) /* (Execution, Destination, Source, ..., Event) */
-    result = (storage_class_of(m, gac_operand_word(def, 3)) == SpvStorageClassWorkgroup &&
-              storage_class_of(m, gac_operand_word(def, 4)) == SpvStorageClassCrossWorkgroup) ||
+    result = lower_global_to_local(m, gac_operand_word(def, 3), gac_operand_word(def, 4)) ||
              event_may_be_async(m, gac_operand_word(def, 7), visited);
   else if (gac_async_copy_decode(m, def, &k))
-    result = (storage_class_of(m, k.destination) == SpvStorageClassWorkgroup &&
-              storage_class_of(m, k.source) == SpvStorageClassCrossWorkgroup) ||
+    result = lower_global_to_local(m, k.destination, k.source) ||
              event_may_be_async(m, k.event, visited);
   else if (def->opcode == SpvOpPhi) {
     result = false;
@@ -200,11 +193,8 @@ static bool loads_to_local(const gac_module *m, const gac_function *f) {
   gac_foreach_block(b, f) {
     gac_foreach_inst(i, &b->insts) {
       gac_async_copy k;
-      if (gac_async_copy_decode(m, i, &k) && storage_class_of(m, k.destination) == SpvStorageClassWorkgroup &&
-          storage_class_of(m, k.source) == SpvStorageClassCrossWorkgroup)
-        return true;
-      if (i->opcode == SpvOpGroupAsyncCopy && storage_class_of(m, gac_operand_word(i, 3)) == SpvStorageClassWorkgroup &&
-          storage_class_of(m, gac_operand_word(i, 4)) == SpvStorageClassCrossWorkgroup)
+      if ((gac_async_copy_decode(m, i, &k) && lower_global_to_local(m, k.destination, k.source)) ||
+          (i->opcode == SpvOpGroupAsyncCopy && lower_global_to_local(m, gac_operand_word(i, 3), gac_operand_word(i, 4))))
         return true;
     }
   }

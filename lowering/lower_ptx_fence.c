@@ -20,18 +20,8 @@
 #include "gac/ptx.h"
 #include "lower_util.h"
 
-static const char *import_name(const gac_module *m, uint32_t function) {
-  gac_foreach_inst(d, &m->sections[GAC_SECTION_ANNOTATION]) {
-    if (d->opcode == SpvOpDecorate && d->num_words >= 4 && d->words[1] == function &&
-        d->words[2] == SpvDecorationLinkageAttributes)
-      return gac_inst_string(d, 2);
-  }
-  return NULL;
-}
-
 static bool writes_local(const gac_module *m, uint32_t pointer) {
-  const gac_inst *type = gac_value_type(m, pointer);
-  return type && type->opcode == SpvOpTypePointer && type->words[2] == SpvStorageClassWorkgroup;
+  return lower_storage_class(m, pointer) == SpvStorageClassWorkgroup;
 }
 
 typedef enum effect { NONE, DIRTY, FENCE } effect;
@@ -62,7 +52,7 @@ static effect effect_of(const facts *F, const gac_inst *i) {
     gac_function *f = defined_callee(m, i);
     if (f)
       return F->writes[callee] ? DIRTY : NONE;
-    const char *name = import_name(m, callee);
+    const char *name = gac_linkage_name(m, callee);
     if (!name || strncmp(name, "__gac_", 6) != 0)
       return DIRTY; /* unknown: conservative */
     if (strcmp(name, GAC_PTX_FENCE_PROXY_ASYNC) == 0)

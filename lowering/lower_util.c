@@ -157,3 +157,13 @@ gac_function *lower_function_by_id(const gac_module *m, uint32_t id) {
       return f;
   return NULL;
 }
+
+uint32_t lower_storage_class(const gac_module *m, uint32_t pointer) {
+  const gac_inst *type = gac_value_type(m, pointer);
+  return type && type->opcode == SpvOpTypePointer ? type->words[2] : ~0u;
+}
+
+bool lower_global_to_local(const gac_module *m, uint32_t dst, uint32_t src) {
+  return lower_storage_class(m, dst) == SpvStorageClassWorkgroup &&
+         lower_storage_class(m, src) == SpvStorageClassCrossWorkgroup;
+}

@@ -46,6 +46,11 @@ void lower_loop_close(gac_lowering *L, const gac_loop *lp, gac_block *last, uint
 gac_loop lower_shared_loop(gac_lowering *L, gac_block *from, gac_block *exit, uint32_t first, uint32_t step,
                            uint32_t total, uint32_t *index);
 
+/* The storage class of a pointer value (~0u if it is not one), and whether
+ * a copy from src to dst goes from global to local memory. */
+uint32_t lower_storage_class(const gac_module *m, uint32_t pointer);
+bool lower_global_to_local(const gac_module *m, uint32_t dst, uint32_t src);
+
 /* The function whose OpFunction defines `id`, or NULL. */
 gac_function *lower_function_by_id(const gac_module *m, uint32_t id);
 

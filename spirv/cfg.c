@@ -141,7 +141,7 @@ uint32_t gac_require_builtin_input(gac_module *m, uint32_t builtin, uint32_t typ
   return var;
 }
 
-static const char *linkage_name(const gac_module *m, uint32_t id) {
+const char *gac_linkage_name(const gac_module *m, uint32_t id) {
   gac_foreach_inst(d, &m->sections[GAC_SECTION_ANNOTATION]) {
     if (d->opcode == SpvOpDecorate && d->num_words >= 4 && d->words[1] == id &&
         d->words[2] == SpvDecorationLinkageAttributes)
@@ -153,7 +153,7 @@ static const char *linkage_name(const gac_module *m, uint32_t id) {
 uint32_t gac_require_import_function(gac_module *m, const char *name, uint32_t return_type,
                                      const uint32_t *param_types, unsigned num_params) {
   for (gac_function *f = m->first_function; f; f = f->next) {
-    const char *n = f->first_block ? NULL : linkage_name(m, f->def->result_id);
+    const char *n = f->first_block ? NULL : gac_linkage_name(m, f->def->result_id);
     if (n && strcmp(n, name) == 0)
       return f->def->result_id;
   }

@@ -81,6 +81,9 @@ unsigned gac_block_successors(const gac_module *m, const gac_block *b, gac_block
  * decorations of its result and parameters. */
 void gac_function_remove(gac_module *m, gac_function *f);
 
+/* The name in id's LinkageAttributes decoration (import or export), or NULL. */
+const char *gac_linkage_name(const gac_module *m, uint32_t id);
+
 /* The function imported under `name` (an OpFunction without blocks, with an
  * Import LinkageAttributes decoration, placed before every definition as the
  * logical layout asks), created with the given type if the module lacks it.
