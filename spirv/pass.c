@@ -22,7 +22,8 @@ static const gac_pass_info passes[] = {
      "include/gac/cl/extended_async_copies.h) into GroupAsyncCopy2D2D/3D3D",
      gac_raise_async_copies},
     {"lower-async-copies",
-     "=opencl[,strategy=lines|cooperative|serial]: lower GroupAsyncCopy2D2D/3D3D to core SPIR-V for OpenCL",
+     "=opencl[,strategy=lines|cooperative|serial]: lower GroupAsyncCopy2D2D/3D3D to core SPIR-V for OpenCL; "
+     "=ptx: to cp.async calls and group waits for the PTX path (docs/PTX.md)",
      gac_lower_async_copies},
     {"lower-async-queues",
      "=opencl: lower AsyncCommit/AsyncWait (NonSemantic.Gac.AsyncPipeline) to rings of events "
