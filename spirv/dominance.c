@@ -7,7 +7,7 @@
 #include "gac/builder.h"
 #include "gac/cfg.h"
 
-unsigned gac_block_successors(const gac_block *b, uint32_t *labels, unsigned max) {
+unsigned gac_block_successor_labels(const gac_block *b, uint32_t *labels, unsigned max) {
   const gac_inst *t = gac_block_terminator(b);
   unsigned n = 0;
   if (!t)
@@ -57,7 +57,7 @@ static unsigned post_order(const gac_module *m, gac_function *f, gac_block **ord
   frame *stack = malloc(cap * sizeof *stack);
   stack[depth++] = (frame){.b = f->first_block};
   visited[gac_block_label(f->first_block)] = 1;
-  stack[0].n = gac_block_successors(f->first_block, stack[0].succ, 64);
+  stack[0].n = gac_block_successor_labels(f->first_block, stack[0].succ, 64);
   while (depth) {
     frame *top = &stack[depth - 1];
     if (top->next < top->n) {
@@ -71,7 +71,7 @@ static unsigned post_order(const gac_module *m, gac_function *f, gac_block **ord
       if (depth == cap)
         stack = realloc(stack, (cap *= 2) * sizeof *stack);
       stack[depth] = (frame){.b = sb};
-      stack[depth].n = gac_block_successors(sb, stack[depth].succ, 64);
+      stack[depth].n = gac_block_successor_labels(sb, stack[depth].succ, 64);
       depth++;
     } else {
       order[count++] = top->b;
@@ -123,7 +123,7 @@ bool gac_cfg_build(gac_cfg *cfg, const gac_module *m, gac_function *f) {
   cfg->num_pred = calloc(n, sizeof *cfg->num_pred);
   for (unsigned i = 0; i < n; i++) {
     uint32_t s[64];
-    unsigned k = gac_block_successors(cfg->blocks[i], s, 64);
+    unsigned k = gac_block_successor_labels(cfg->blocks[i], s, 64);
     for (unsigned j = 0; j < k; j++) {
       int t = gac_cfg_index(cfg, s[j]);
       if (t >= 0) {

@@ -20,7 +20,7 @@ typedef struct gac_cfg {
 } gac_cfg;
 
 /* The labels a terminator branches to; returns their number (at most max). */
-unsigned gac_block_successors(const gac_block *b, uint32_t *labels, unsigned max);
+unsigned gac_block_successor_labels(const gac_block *b, uint32_t *labels, unsigned max);
 
 bool gac_cfg_build(gac_cfg *cfg, const gac_module *m, gac_function *f);
 void gac_cfg_free(gac_cfg *cfg);
