@@ -32,7 +32,7 @@
 #include "lowering.h"
 #include "pipeline_schedule.h"
 
-enum { MAX_STMTS = 32, MAX_BUFFERS = 32, MAX_CARRIED = 32 };
+enum { MAX_STMTS = 32, MAX_BUFFERS = 32, MAX_CARRIED = 32, MAX_STMT_BLOCKS = 256 };
 
 typedef struct stmt_info {
   gac_inst *marker;
@@ -397,6 +397,14 @@ static bool find_statements(pipeliner *P) {
                     "irregular control flow: statement %d branches out of the loop or back to its start", r);
     }
   }
+  for (unsigned st = 0; st < n; st++) {
+    unsigned size = 0;
+    for (unsigned b = 0; b < c->num_blocks; b++)
+      size += P->in_loop[b] && P->region[b] == (int)st;
+    if (size > MAX_STMT_BLOCKS)
+      return fail(P, P->stmts[st].marker, "Pipeline.Statements", "statement %u has %u blocks; at most %d", st, size,
+                  MAX_STMT_BLOCKS);
+  }
   if (P->region[P->latch] != (int)n - 1)
     return fail(P, P->loop_marker, "Pipeline.ControlFlow", "the last statement must end at the loop's back edge");
   /* What is not in a statement is loop control: it may only compute. */
@@ -723,12 +731,12 @@ static uint32_t emit_instance(pipeliner *P, gac_block **cur, unsigned s, uint32_
     set_map(&I, bi->base_ptr, ptr);
   }
   /* Fresh ids for everything the region defines, and its labels. */
-  gac_block *blocks[256];
+  gac_block *blocks[MAX_STMT_BLOCKS];
   unsigned nb = 0;
   for (unsigned x = 0; x < P->cfg.num_blocks; x++)
-    if (P->in_loop[x] && P->region[x] == (int)s && nb < 256)
-      blocks[nb++] = block_at(P, x);
-  gac_block *news[256], *after = gac_block_create(m, P->f, NULL);
+    if (P->in_loop[x] && P->region[x] == (int)s)
+      blocks[nb++] = block_at(P, x); /* at most MAX_STMT_BLOCKS: find_statements */
+  gac_block *news[MAX_STMT_BLOCKS], *after = gac_block_create(m, P->f, NULL);
   for (unsigned x = 0; x < nb; x++) {
     news[x] = gac_block_create(m, P->f, NULL);
     set_map(&I, gac_block_label(blocks[x]), gac_block_label(news[x]));

@@ -13,6 +13,8 @@
 // RUN: %expect-exit 1 gac-opt --pipeline-loops %t.4.raised.spv -o %t.4.out 2>&1 | FileCheck --check-prefix=BACKWARD %s
 // RUN: %expect-exit 1 gac-opt --pipeline-loops %t.5.raised.spv -o %t.5.out 2>&1 | FileCheck --check-prefix=AFTER-WAIT %s
 // RUN: %expect-exit 1 gac-opt --pipeline-loops %t.6.raised.spv -o %t.6.out 2>&1 | FileCheck --check-prefix=TWO-WRITERS %s
+// RUN: %clang-spir -DCASE=8 %s -o %t.8.bc && llvm-spirv-15 --spirv-max-version=1.0 %t.8.bc -o %t.8.spv && gac-opt --sort-blocks --raise-async-copies %t.8.spv -o %t.8.raised.spv
+// RUN: %expect-exit 1 gac-opt --pipeline-loops %t.8.raised.spv -o %t.8.out 2>&1 | FileCheck --check-prefix=NO-LOOP %s
 // RUN: %expect-exit 1 gac-opt --pipeline-loops=fast %t.7.raised.spv -o %t.7.out 2>&1 | FileCheck --check-prefix=OPTION %s
 // RUN: not test -e %t.1.out
 // RUN: not test -e %t.4.out
@@ -22,7 +24,15 @@
 // BACKWARD: error: {{.*}}statement 1 (stage 0, order 1) uses a buffer that statement 0 (stage 1, order 0) writes later in the same iteration{{.*}}[Pipeline.Schedule]
 // AFTER-WAIT: error: {{.*}}statement 0 (async stage 0) goes on after its wait_group_events; an async statement must end with its wait [Pipeline.AsyncStatement]
 // TWO-WRITERS: error: {{.*}}the Workgroup array %{{[0-9]+}} is written by statements 0 and 1; one statement must produce it [Pipeline.Buffers]
+// NO-LOOP: error: {{.*}}cannot pipeline the loop: PipelineLoop is not inside a loop [Pipeline.Loop]
 // OPTION: error: --pipeline-loops takes 'no-prune' and 'svg=FILE', not 'fast' [pipeline.option]
+#if CASE == 8 /* no loop at all */
+kernel void k(global float *out) {
+  gac_pipeline_loop(GAC_ASYNC_STAGE(0));
+  gac_pipeline_stage(0, 0);
+  out[0] = 1;
+}
+#else
 #define COPY(dst, i) async_work_group_copy_2D2D(dst, 0, in, (i) * 16, sizeof(float), 16, 1, 16, 16, 0)
 kernel void k(global const float *in, global float *out, uint n, local float *param) {
   local float buf[16];
@@ -74,3 +84,4 @@ kernel void k(global const float *in, global float *out, uint n, local float *pa
 #endif
   }
 }
+#endif
