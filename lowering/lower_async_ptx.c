@@ -17,7 +17,9 @@
  * the common newest part stays known. If q's (N+1)-th commit lies in the
  * known part at position i, M = i on every path; if not, it is older than
  * all L known commits and M = L is safe (at least L groups are newer). A
- * runtime N gives M = 0. Calls of functions that may commit forget what is
+ * runtime N gives M = 0, except an OpPhi or OpSelect of two constants
+ * (clang-15 merges the waits of an if/else so), which becomes a branch
+ * between the two counts. Calls of functions that may commit forget what is
  * known, since their groups share the hardware queue. A wait_all counts as
  * one more group (it commits an empty one). The barrier makes the other
  * threads' copies visible: cp.async groups are per thread. */
@@ -154,16 +156,60 @@ static void step(const gac_lowering *L, const bool *committing, const gac_inst *
   }
 }
 
-/* M for AsyncWait `i` in state h (see the top of the file). */
-static uint32_t wait_count(const gac_lowering *L, const gac_inst *i, const history *h) {
-  uint64_t q, n;
-  if (!lower_known(L, i->words[GAC_PIPELINE_QUEUE_WORD], &q) || !lower_known(L, i->words[GAC_PIPELINE_VALUE_WORD], &n))
-    return 0;
+/* M for a wait(q, n) in state h (see the top of the file). */
+static uint32_t count_for(uint64_t q, uint64_t n, const history *h) {
   uint64_t seen = 0;
   for (unsigned k = 0; k < h->len; k++)
     if (h->queue[k] == q && ++seen == n + 1)
       return k;
   return h->len;
+}
+
+typedef struct rewrite {
+  gac_inst *inst;
+  uint32_t op;      /* GAC_ASYNC_COMMIT, GAC_ASYNC_WAIT, or 0 for OpGroupWaitEvents */
+  uint32_t count;   /* M of a wait */
+  uint32_t split;   /* In Flight one of two constants: the first (an id), */
+  uint32_t count2;  /* and M for the other (count: for the first) */
+  bool drain;       /* a wait on cp.async (or bulk) loads */
+} rewrite;
+
+/* M for AsyncWait w->inst in state h. clang-15 merges the waits of an
+ * if/else into one whose In Flight is an OpPhi or OpSelect of two
+ * constants: each gets its own M, and the wait becomes a branch on which
+ * one In Flight is. */
+static void wait_counts(const gac_lowering *L, rewrite *w, const history *h) {
+  uint64_t q, n;
+  uint32_t in_flight = w->inst->words[GAC_PIPELINE_VALUE_WORD];
+  if (!lower_known(L, w->inst->words[GAC_PIPELINE_QUEUE_WORD], &q))
+    return;
+  if (lower_known(L, in_flight, &n)) {
+    w->count = count_for(q, n, h);
+    return;
+  }
+  const gac_inst *def = gac_def(L->m, in_flight);
+  unsigned first = def && def->opcode == SpvOpSelect ? 3 : 2, step = def && def->opcode == SpvOpSelect ? 1 : 2;
+  if (!def || (def->opcode != SpvOpSelect && def->opcode != SpvOpPhi))
+    return;
+  uint32_t values[2];
+  unsigned distinct = 0;
+  for (unsigned k = first; k < def->num_operands; k += step) {
+    uint32_t v = gac_operand_word(def, k);
+    if (!lower_known(L, v, &n))
+      return;
+    if ((distinct == 0 || values[0] != v) && (distinct < 2 || values[1] != v)) {
+      if (distinct == 2)
+        return;
+      values[distinct++] = v;
+    }
+  }
+  lower_known(L, values[0], &n);
+  w->count = count_for(q, n, h);
+  if (distinct == 2) {
+    w->split = values[0];
+    lower_known(L, values[1], &n);
+    w->count2 = count_for(q, n, h);
+  }
 }
 
 void lower_ptx_call(gac_lowering *L, gac_builder *b, const char *name, unsigned n, const uint32_t *types,
@@ -201,12 +247,6 @@ static bool loads_to_local(const gac_module *m, const gac_function *f) {
   return false;
 }
 
-typedef struct rewrite {
-  gac_inst *inst;
-  uint32_t op;    /* GAC_ASYNC_COMMIT, GAC_ASYNC_WAIT, or 0 for OpGroupWaitEvents */
-  uint32_t count; /* M of a wait */
-  bool drain;     /* a wait on cp.async (or bulk) loads */
-} rewrite;
 
 /* One commit, wait or OpGroupWaitEvents, replaced. On sm_90 with a ring,
  * the same groups are counted on the mbarriers: a commit also arrives, a
@@ -215,16 +255,42 @@ typedef struct rewrite {
 static void rewrite_one(gac_lowering *L, gac_ptx_ring *r, const rewrite *w) {
   gac_module *m = L->m;
   gac_builder b = gac_builder_before(m, w->inst);
+  uint32_t uint = gac_type_int(m, 32, 0);
   if (w->op == GAC_ASYNC_COMMIT || w->drain) {
-    if (w->op == GAC_ASYNC_WAIT)
-      lower_ptx_call(L, &b, GAC_PTX_WAIT, 1, (uint32_t[]){gac_type_int(m, 32, 0)},
-                     (uint32_t[]){gac_constant_int(m, gac_type_int(m, 32, 0), w->count)});
-    else
+    uint32_t cond = 0;
+    if (w->op == GAC_ASYNC_WAIT && w->split)
+      cond = lower_op2(&b, SpvOpIEqual, L->bool_type, w->inst->words[GAC_PIPELINE_VALUE_WORD], w->split);
+    if (cond) {
+      /* if (In Flight == split) wait_group count; else wait_group count2 */
+      gac_block *pre = gac_inst_block(w->inst);
+      gac_block *rest = gac_block_split_after(m, w->inst->prev);
+      gac_block *yes = gac_block_create(m, pre->function, pre), *no = gac_block_create(m, pre->function, yes);
+      gac_builder p = gac_builder_at_end(m, &pre->insts);
+      gac_build_ops(&p, SpvOpBranchConditional, 0, 0, GAC_ID(cond), GAC_ID(gac_block_label(yes)),
+                    GAC_ID(gac_block_label(no)));
+      gac_block *arms[2] = {yes, no};
+      uint32_t counts[2] = {w->count, w->count2};
+      for (unsigned k = 0; k < 2; k++) {
+        gac_builder a = gac_builder_at_end(m, &arms[k]->insts);
+        lower_ptx_call(L, &a, GAC_PTX_WAIT, 1, &uint, (uint32_t[]){gac_constant_int(m, uint, counts[k])});
+        gac_build_ops(&a, SpvOpBranch, 0, 0, GAC_ID(gac_block_label(rest)));
+      }
+    } else if (w->op == GAC_ASYNC_WAIT) {
+      lower_ptx_call(L, &b, GAC_PTX_WAIT, 1, &uint, (uint32_t[]){gac_constant_int(m, uint, w->count)});
+    } else {
       call0(L, &b, w->op == GAC_ASYNC_COMMIT ? GAC_PTX_COMMIT : GAC_PTX_WAIT_ALL);
+    }
     if (r && w->op != GAC_ASYNC_WAIT)
       lower_ptx_ring_commit(L, r, w->inst); /* an OpGroupWaitEvents commits what is pending, then waits for all */
-    if (r && w->op != GAC_ASYNC_COMMIT)
-      lower_ptx_ring_wait(L, r, w->inst, w->op == GAC_ASYNC_WAIT ? w->count : 0);
+    if (r && w->op != GAC_ASYNC_COMMIT) {
+      uint32_t in_flight = gac_constant_int(m, L->size_type, w->op == GAC_ASYNC_WAIT ? w->count : 0);
+      if (cond) {
+        gac_builder s = gac_builder_before(m, w->inst);
+        in_flight = gac_build_ops(&s, SpvOpSelect, L->size_type, GAC_NEW_ID, GAC_ID(cond), GAC_ID(in_flight),
+                                  GAC_ID(gac_constant_int(m, L->size_type, w->count2)))->result_id;
+      }
+      lower_ptx_ring_wait(L, r, w->inst, in_flight);
+    }
   }
   if (w->op != GAC_ASYNC_COMMIT) {
     gac_builder e = gac_builder_before(m, w->inst);
@@ -271,7 +337,9 @@ static void lower_function(gac_lowering *L, const bool *committing, gac_function
     history h = in[k];
     gac_foreach_inst(i, &blocks[k]->insts) {
       uint32_t op = gac_async_pipeline_op_of(m, i);
-      rewrite w = {i, op, op == GAC_ASYNC_WAIT ? wait_count(L, i, &h) : 0, false};
+      rewrite w = {.inst = i, .op = op};
+      if (op == GAC_ASYNC_WAIT)
+        wait_counts(L, &w, &h);
       w.drain = op == GAC_ASYNC_WAIT || (i->opcode == SpvOpGroupWaitEvents && wait_may_be_async(m, i));
       step(L, committing, i, &h);
       if (!op && i->opcode != SpvOpGroupWaitEvents)
@@ -280,6 +348,7 @@ static void lower_function(gac_lowering *L, const bool *committing, gac_function
         todo = realloc(todo, (cap *= 2) * sizeof *todo);
       todo[num++] = w;
       deepest = w.count > deepest ? w.count : deepest;
+      deepest = w.count2 > deepest ? w.count2 : deepest;
     }
   }
   /* sm_90: the ring holds the groups that may be in flight at once. */

@@ -177,13 +177,12 @@ void lower_ptx_ring_commit(gac_lowering *L, gac_ptx_ring *r, gac_inst *at) {
   branch(&j, rest);
 }
 
-void lower_ptx_ring_wait(gac_lowering *L, gac_ptx_ring *r, gac_inst *at, uint64_t in_flight) {
+void lower_ptx_ring_wait(gac_lowering *L, gac_ptx_ring *r, gac_inst *at, uint32_t n) {
   gac_module *m = L->m;
   gac_block *rest;
   gac_block *pre = split_before(L, at, &rest);
   gac_block *done = gac_block_create(m, pre->function, pre);
   gac_builder b = gac_builder_at_end(m, &pre->insts);
-  uint32_t n = gac_constant_int(m, L->size_type, in_flight);
   uint32_t c = load(L, &b, r->committed), w = load(L, &b, r->waited);
   uint32_t some_older = lower_op2(&b, SpvOpUGreaterThan, L->bool_type, c, n);
   uint32_t target = gac_build_ops(&b, SpvOpSelect, L->size_type, GAC_NEW_ID, GAC_ID(some_older),

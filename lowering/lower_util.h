@@ -88,8 +88,8 @@ gac_block *lower_ptx_ring_make_room(gac_lowering *L, gac_ptx_ring *r, gac_block 
 /* Commits the pending group: the elected work-item arrives on its mbarrier
  * (after making room, for a group without copies). */
 void lower_ptx_ring_commit(gac_lowering *L, gac_ptx_ring *r, gac_inst *at);
-/* Waits until at most `in_flight` (a constant) groups are in flight. */
-void lower_ptx_ring_wait(gac_lowering *L, gac_ptx_ring *r, gac_inst *at, uint64_t in_flight);
+/* Waits until at most `in_flight` (a size-type value) groups are in flight. */
+void lower_ptx_ring_wait(gac_lowering *L, gac_ptx_ring *r, gac_inst *at, uint32_t in_flight);
 /* The mbarrier of the group being formed (the next commit's). */
 uint32_t lower_ptx_ring_slot(gac_lowering *L, gac_ptx_ring *r, gac_builder *b);
 void lower_ptx_rings_free(gac_lowering *L);
