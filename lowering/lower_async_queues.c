@@ -69,10 +69,13 @@ static queue_state *queue(function_lowering *F, uint32_t number) {
   gac_builder b = first ? gac_builder_before(m, first) : gac_builder_at_end(m, &F->f->first_block->insts);
   uint32_t array_ptr = gac_type_pointer(m, SpvStorageClassFunction, gac_type_array(m, F->L->event_type, F->ring_size));
   q->ring = gac_build_ops(&b, SpvOpVariable, array_ptr, GAC_NEW_ID, GAC_LIT(SpvStorageClassFunction))->result_id;
-  q->committed = gac_build_ops(&b, SpvOpVariable, F->size_ptr, GAC_NEW_ID, GAC_LIT(SpvStorageClassFunction),
-                               GAC_ID(F->L->zero))->result_id;
-  q->waited = gac_build_ops(&b, SpvOpVariable, F->size_ptr, GAC_NEW_ID, GAC_LIT(SpvStorageClassFunction),
-                            GAC_ID(F->L->zero))->result_id;
+  q->committed = gac_build_ops(&b, SpvOpVariable, F->size_ptr, GAC_NEW_ID, GAC_LIT(SpvStorageClassFunction))->result_id;
+  q->waited = gac_build_ops(&b, SpvOpVariable, F->size_ptr, GAC_NEW_ID, GAC_LIT(SpvStorageClassFunction))->result_id;
+  /* Zeroed by stores, not initialisers: llvm-spirv-15 makes an initialised
+   * Function variable a module-scope global, which every work-item and
+   * work-group would then share. */
+  store(&b, q->committed, F->L->zero);
+  store(&b, q->waited, F->L->zero);
   return q;
 }
 

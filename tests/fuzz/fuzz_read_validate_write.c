@@ -1,4 +1,5 @@
-/* libFuzzer target: read, validate, write, disassemble, assemble.
+/* libFuzzer target: read, validate, write, disassemble, assemble, and the
+ * passes.
  *
  * For any input the reader accepts:
  *   - both validators run (GroupAsyncCopies rules alone, then with SPIRV-Tools' core rules);
@@ -6,6 +7,9 @@
  *   - the written words read again, and writing that gives the same words;
  *   - gac_disassemble's text assembles with gac_assemble to the same words
  *     (in host byte order: the assembler writes the host's).
+ *   - on a valid module, the passes (--sort-blocks, --pipeline-loops,
+ *     --check-async, --lower-async-copies=opencl) either report an error or
+ *     give a module that validates: never a silently wrong module.
  * An input the reader rejects must come with an error. Any violation aborts, so
  * that libFuzzer records the input as a crash. See README.md. */
 #include <stdint.h>
@@ -16,6 +20,7 @@
 #include <spirv/unified1/spirv.h>
 
 #include "gac/module.h"
+#include "gac/pass.h"
 #include "gac/text.h"
 #include "gac/validate.h"
 
@@ -83,6 +88,28 @@ static void check_text_round_trip(const gac_module *m, const uint32_t *words, si
   free(text);
 }
 
+/* The passes in the order a user runs them, on a valid module m (consumed). */
+static void check_passes(gac_module *m) {
+  static const char *const names[][2] = {{"sort-blocks", NULL},
+                                         {"pipeline-loops", NULL},
+                                         {"check-async", NULL},
+                                         {"lower-async-copies", "opencl"}};
+  gac_diag d;
+  gac_diag_init(&d);
+  gac_validate_options with_core = {.core = true, .target_env = -1};
+  for (unsigned k = 0; k < sizeof names / sizeof names[0]; k++) {
+    gac_pass_find(names[k][0])->run(m, names[k][1], &d);
+    if (gac_diag_has_errors(&d))
+      break; /* refused with a diagnostic: allowed */
+    if (!gac_validate(m, &with_core, &d)) {
+      fprintf(stderr, "after --%s:\n", names[k][0]);
+      fail("a pass reported no error but left an invalid module", &d);
+    }
+  }
+  gac_module_destroy(m);
+  gac_diag_free(&d);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   gac_diag d;
@@ -121,6 +148,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
   if (!known_text_gap(m))
     check_text_round_trip(m, words, n, &d);
+  if (all_ok)
+    check_passes(gac_module_read(words, n, &d));
 
   free(words);
   free(words2);
