@@ -122,6 +122,7 @@ typedef struct checker {
   unsigned nacc;
   bool any_copy;
   bool unknown_writes; /* a copy into untraced Workgroup memory, or a call that starts copies */
+  const gac_inst *at; /* the instruction whose pointers place_of follows */
   bool gave_up; /* irreducible flow or no fixpoint: nothing is proved */
   const char *gave_up_why;
 } checker;
@@ -241,6 +242,14 @@ static void add_alias(state *s, uint32_t id, gac_affine v) {
   if (s->na == s->ca)
     s->a = xrealloc(s->a, (s->ca = s->ca ? 2 * s->ca : 4) * sizeof *s->a);
   s->a[s->na++] = (alias){id, v};
+}
+
+static void remove_alias(state *s, uint32_t id) {
+  for (unsigned i = 0; i < s->na; i++)
+    if (s->a[i].id == id) {
+      s->a[i] = s->a[--s->na];
+      return;
+    }
 }
 
 static gac_version resolve(const state *s, gac_version v) {
@@ -413,12 +422,14 @@ static uint32_t resolve_value(const checker *c, uint32_t id, const gac_inst *at)
   return id;
 }
 
-static bool counter_lower_bound(void *user, uint32_t id, uint64_t *min) {
+/* A lower bound of id where c->at is: a counter's start, or a guard's bound. */
+static bool lower_bound(void *user, uint32_t id, uint64_t *min) {
   const checker *c = user;
   for (unsigned l = 0; l < c->cfg.num_loops; l++)
     if (c->cfg.loops[l].k == id && ca_constant(c->m, c->cfg.loops[l].init, min))
       return true;
-  return false;
+  int b = c->at ? ca_block_of(&c->cfg, c->at) : -1;
+  return b >= 0 && ca_guard_at_least(&c->cfg, (unsigned)b, id, false, min);
 }
 
 static int buffer_index(checker *c, uint32_t root) {
@@ -499,7 +510,8 @@ static place place_of(checker *c, uint32_t ptr, const gac_inst *at) {
     }
     unsigned first_index = ptr_chain ? 2 : 1;
     if (at_root && chain && num_in_operands(s) > first_index) {
-      p.version = gac_version_of_index(c->m, in_operand(s, first_index), versions, counter_lower_bound, c);
+      c->at = at;
+      p.version = gac_version_of_index(c->m, in_operand(s, first_index), versions, lower_bound, c);
       at_root = false;
     }
   }
@@ -841,6 +853,28 @@ static bool propagate(checker *c, state *states, const state *out, unsigned b, u
   /* Loops left on the way out, innermost first. */
   for (int l = lb; l >= 0 && !ca_in_loop(g, l, s);) {
     const ca_loop *L = &g->loops[l];
+    /* Left in the first iteration of `x < n`: n <= init + offset. A guard
+     * before the loop that says n >= init + offset makes it equal (more makes
+     * this edge impossible): the pipeline with no iteration. */
+    uint64_t init, min;
+    if (l == lb && ctx == 0 && L->has_exit_test && L->exit_block == b && s == L->exit_target &&
+        (L->compare == SpvOpULessThan || L->compare == SpvOpSLessThan) && ca_constant(c->m, L->init, &init) &&
+        !ca_constant(c->m, L->bound, &min) &&
+        ca_guard_at_least(g, L->header, L->bound, L->compare == SpvOpSLessThan, &min)) {
+      uint64_t last = init + (uint64_t)L->exit_offset;
+      if (min > last) {
+        state_free(&t);
+        return false;
+      }
+      /* k = init = n - offset: say it in n, as the later iterations' exit does. */
+      if (min == last) {
+        remove_alias(&t, L->k);
+        add_alias(&t, L->k, (gac_affine){L->bound, -L->exit_offset});
+        for (unsigned k = 0; k < t.nf; k++)
+          if (t.f[k].version.known && !t.f[k].version.value.base)
+            t.f[k].version.value = (gac_affine){L->bound, t.f[k].version.value.offset - (int64_t)last};
+      }
+    }
     /* Left after going round: the test held the iteration before, so k + offset = n now. */
     if (l == lb && ctx == 1 && L->has_exit_test && L->exit_block == b && s == L->exit_target &&
         L->compare != SpvOpIEqual && L->compare != SpvOpINotEqual)
