@@ -117,7 +117,8 @@ typedef struct checker {
   slot *slots;
   unsigned nslots;
   bool *escaped; /* by id: a Function variable whose address goes where the checker cannot follow */
-  uint8_t *starts; /* by function id: 0 not asked yet, 1 starts no copies, 2 may start some */
+  uint8_t *starts;  /* by function id: 0 not asked yet, 1 starts no copies, 2 may start some */
+  uint8_t *touches; /* by function id: the same for using a Workgroup variable */
   access *acc;
   unsigned nacc;
   bool any_copy;
@@ -573,6 +574,42 @@ static bool starts_copies(const gac_module *m, const gac_inst *fn_def, unsigned 
 
 static void evaluate(checker *c, const state *s, const gac_inst *i, unsigned role, enum access_kind kind,
                      uint32_t ptr, unsigned ctx, unsigned block);
+static void evaluate_place(checker *c, const state *s, const gac_inst *i, unsigned role, enum access_kind kind,
+                           place p, unsigned ctx, unsigned block);
+
+/* Does function fn_def (or what it calls) use a module-scope Workgroup variable? */
+static bool touches_workgroup_variables(const gac_module *m, const gac_inst *fn_def, unsigned depth) {
+  if (!fn_def || depth > 8)
+    return true;
+  gac_foreach_function(f, (gac_module *)m) {
+    if (f->def != fn_def)
+      continue;
+    if (!f->first_block)
+      return true;
+    gac_foreach_block(b, f) {
+      gac_foreach_inst(i, &b->insts) {
+        for (unsigned k = gac_inst_first_in_operand(i); k < i->num_operands; k++) {
+          const gac_inst *d = i->operands[k].kind == GAC_OPERAND_ID ? gac_def(m, gac_operand_word(i, k)) : NULL;
+          if (d && d->opcode == SpvOpVariable && d->words[3] == SpvStorageClassWorkgroup && !gac_inst_function(d))
+            return true;
+        }
+        if (i->opcode == SpvOpFunctionCall && touches_workgroup_variables(m, gac_def(m, in_operand(i, 0)), depth + 1))
+          return true;
+      }
+    }
+    return false;
+  }
+  return true;
+}
+
+static bool call_touches_variables(checker *c, const gac_inst *call) {
+  uint32_t fn = in_operand(call, 0);
+  if (fn >= c->m->bound)
+    return true;
+  if (!c->touches[fn])
+    c->touches[fn] = touches_workgroup_variables(c->m, gac_def(c->m, fn), 0) ? 2 : 1;
+  return c->touches[fn] == 2;
+}
 
 static bool call_starts_copies(checker *c, const gac_inst *call) {
   uint32_t fn = in_operand(call, 0);
@@ -670,6 +707,9 @@ static void wait_events(checker *c, state *s, const gac_inst *i) {
 }
 
 static void call(checker *c, state *s, const gac_inst *i, bool eval, unsigned ctx, unsigned block) {
+  /* The callee may use the module's Workgroup variables without being passed them. */
+  if (eval && call_touches_variables(c, i))
+    evaluate_place(c, s, i, 0, ACCESS_CALL, (place){UNKNOWN_BUFFER, {false, {0, 0}}}, ctx, block);
   for (unsigned a = 1; a < num_in_operands(i); a++) {
     uint32_t arg = in_operand(i, a);
     const gac_inst *t = gac_value_type(c->m, arg);
@@ -981,7 +1021,11 @@ static bool relevant(const checker *c, int buf, enum access_kind kind) {
 
 static void evaluate(checker *c, const state *s, const gac_inst *i, unsigned role, enum access_kind kind,
                      uint32_t ptr, unsigned ctx, unsigned block) {
-  place p = place_of(c, ptr, i);
+  evaluate_place(c, s, i, role, kind, place_of(c, ptr, i), ctx, block);
+}
+
+static void evaluate_place(checker *c, const state *s, const gac_inst *i, unsigned role, enum access_kind kind,
+                           place p, unsigned ctx, unsigned block) {
   if (!relevant(c, p.buffer, kind))
     return;
   access *a = access_record(c, i, role);
@@ -1031,7 +1075,7 @@ static void evaluate(checker *c, const state *s, const gac_inst *i, unsigned rol
 
 static const char *access_verb(const access *a) {
   if (a->kind == ACCESS_CALL)
-    return "passes a pointer into";
+    return a->role == 0 ? "calls a function that may use" : "passes a pointer into";
   if (a->inst->opcode != SpvOpLoad && a->inst->opcode != SpvOpStore)
     return a->kind == ACCESS_READ ? "reads (as its Source)" : "writes (as its Destination)";
   return a->kind == ACCESS_READ ? "reads" : "writes";
@@ -1177,6 +1221,8 @@ static void report(checker *c, const access *a) {
   const finding *fd = &a->in[ctx];
   gac_severity undecided = c->opt->strict ? GAC_ERROR : GAC_WARNING;
   if (fd->verdict == GAC_CHECK_PROVED) {
+    if (a->kind == ACCESS_CALL && a->role == 0)
+      return; /* a call that uses no buffer an access conflicts with is no access of interest */
     if (c->opt->verbose)
       gac_diag_add(c->diag, GAC_REMARK, i->offset, i->result_id, "CheckAsync.Proved",
                    "proved: %s %s %s after every async copy into it is covered by a wait", opname, access_verb(a),
@@ -1412,13 +1458,15 @@ void gac_check_async(const gac_module *m, const gac_check_async_options *options
   checker c = {.m = m, .opt = options ? options : &defaults, .diag = diag, .counts = counts ? counts : &local};
   memset(c.counts, 0, sizeof *c.counts);
   c.starts = calloc(m->bound ? m->bound : 1, 1);
-  if (!c.starts)
+  c.touches = calloc(m->bound ? m->bound : 1, 1);
+  if (!c.starts || !c.touches)
     abort();
   gac_foreach_function(f, (gac_module *)m) {
     if (f->first_block)
       check_function(&c, f);
   }
   free(c.starts);
+  free(c.touches);
 }
 
 bool gac_check_async_pass(gac_module *m, const char *arg, gac_diag *diag) {
