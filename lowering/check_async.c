@@ -699,8 +699,10 @@ static void wait_events(checker *c, state *s, const gac_inst *i) {
       waited |= names(&f, events[e]);
     if (waited)
       continue;
-    if (!traced)
-      f.must = false, f.doubt = i; /* the events waited for are unknown: any group may be among them */
+    /* The events waited for are unknown, or the fact lost its group's name
+     * (a merge, a back edge): the wait may be for it. */
+    if (!traced || !f.group)
+      f.must = false, f.doubt = i;
     s->f[out++] = f;
   }
   s->nf = out;
@@ -1200,7 +1202,7 @@ static void describe_finding(const checker *c, const access *a, unsigned ctx, ch
 static const char *doubt_reason(const checker *c, const gac_inst *i) {
   switch (i->opcode) {
   case SpvOpGroupWaitEvents:
-    return "which events are waited for cannot be traced: OpGroupWaitEvents";
+    return "the events waited for, or the name of the copy's group, cannot be traced: OpGroupWaitEvents";
   case SpvOpFunctionCall:
     return "the callee may wait for it: OpFunctionCall";
   default:
