@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # build_kernel.sh GAC_OPT INCLUDE_DIR KERNEL.cl OUT.bc STRATEGY [clang options...]
 # OpenCL C -> SPIR-V (clang-15, llvm-spirv-15) -> raise -> lower -> spirv-val
-# -> SPIR 1.2 bitcode for PoCL 3.1 (llvm-spirv-15 -r). Intermediate modules
+# -> SPIR 1.2 bitcode for PoCL 3.1 (llvm-spirv-15 -r). GAC_PASSES in the
+# environment: passes to run before the lowering. Intermediate modules
 # stay next to OUT.bc for inspection.
 set -euo pipefail
 gac_opt=$1 include=$2 cl=$3 out=$4 strategy=$5
@@ -18,8 +19,14 @@ if ! llvm-spirv-15 --spirv-max-version=1.0 "$base.clang.bc" -o "$base.spv" 2> "$
   fi
   exit 1
 fi
-"$gac_opt" --raise-async-copies --validate "$base.spv" -o "$base.raised.spv"
+# llvm-spirv-15 puts some loops' blocks before their dominators: order them first.
+"$gac_opt" --sort-blocks "$base.spv" -o "$base.sorted.spv"
+"$gac_opt" --raise-async-copies --validate "$base.sorted.spv" -o "$base.raised.spv"
+# GAC_PASSES: passes before the lowering (--pipeline-loops for the pipelined
+# kernels); then the static checker: a violated wait fails the build.
+"$gac_opt" ${GAC_PASSES:-} --check-async --validate "$base.raised.spv" -o "$base.checked.spv" 2> "$base.check.log" ||
+  { cat "$base.check.log" >&2; exit 1; }
 "$gac_opt" --lower-async-copies=opencl,strategy="$strategy" --validate --target-env=opencl1.2 \
-  "$base.raised.spv" -o "$base.lowered.spv"
+  "$base.checked.spv" -o "$base.lowered.spv"
 spirv-val --target-env opencl1.2 "$base.lowered.spv"
 llvm-spirv-15 -r --spirv-target-env=CL1.2 "$base.lowered.spv" -o "$out"

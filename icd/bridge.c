@@ -105,32 +105,6 @@ static bool run_pass(gac_module *m, const char *name, const char *arg, gac_diag 
   return !gac_diag_has_errors(d);
 }
 
-/* llvm-spirv-15 -r in a scratch folder. */
-static bool to_bitcode(const uint32_t *words, size_t n, unsigned char **bc, size_t *bc_size, char **log) {
-  char dir[32];
-  if (!gac_scratch_dir(dir)) {
-    *log = strdup("gac layer: cannot create a scratch folder in /tmp");
-    return false;
-  }
-  char in[64], out[64], err_path[64];
-  snprintf(in, sizeof in, "%s/in.spv", dir);
-  snprintf(out, sizeof out, "%s/out.bc", dir);
-  snprintf(err_path, sizeof err_path, "%s/stderr", dir);
-  bool ok = gac_write_file(in, words, n * sizeof(uint32_t));
-  const char *tool = getenv("GAC_LLVM_SPIRV") ? getenv("GAC_LLVM_SPIRV") : "llvm-spirv-15";
-  char *argv[] = {(char *)tool, "-r", "--spirv-target-env=CL1.2", in, "-o", out, NULL};
-  ok = ok && gac_run(argv, err_path) && (*bc = (unsigned char *)gac_read_file(out, bc_size));
-  if (!ok) {
-    size_t len = 0;
-    char *err = gac_read_file(err_path, &len);
-    if (asprintf(log, "gac layer: %s -r failed:\n%s", tool, err ? err : "") < 0)
-      *log = NULL;
-    free(err);
-  }
-  gac_scratch_remove(dir);
-  return ok;
-}
-
 bool gac_bridge_il(const void *il, size_t size, unsigned char **bc, size_t *bc_size, char **log) {
   const char *strategy = getenv("GAC_LAYER_STRATEGY") ? getenv("GAC_LAYER_STRATEGY") : "cooperative";
   char lower_arg[64], key[1024];
@@ -146,9 +120,11 @@ bool gac_bridge_il(const void *il, size_t size, unsigned char **bc, size_t *bc_s
   gac_validate_options vopts = {.core = true, .target_env = -1};
   if (!ok)
     *log = diag_text(&d, "gac layer: the IL is not a SPIR-V module gac can read:");
-  else if (!gac_validate(m, &vopts, &d))
+  /* llvm-spirv-15 orders some loops' blocks against SPIR-V's rule: fix that first. */
+  else if (!run_pass(m, "sort-blocks", NULL, &d) || !gac_validate(m, &vopts, &d))
     *log = diag_text(&d, "gac layer: the SPIR-V module is invalid:");
-  else if (!run_pass(m, "raise-async-copies", NULL, &d) || !run_pass(m, "lower-async-copies", lower_arg, &d))
+  else if (!run_pass(m, "raise-async-copies", NULL, &d) || !run_pass(m, "pipeline-loops", NULL, &d) ||
+           !run_pass(m, "lower-async-copies", lower_arg, &d))
     *log = diag_text(&d, "gac layer: lowering failed:");
   else if (!gac_validate(m, &vopts, &d))
     *log = diag_text(&d, "gac layer: internal error: the lowered module is invalid:");
@@ -159,7 +135,7 @@ bool gac_bridge_il(const void *il, size_t size, unsigned char **bc, size_t *bc_s
     *log = strdup("gac layer: out of memory");
     ok = false;
   }
-  ok = ok && to_bitcode(words, n, bc, bc_size, log);
+  ok = ok && gac_spirv_to_bitcode(words, n, NULL, bc, bc_size, log);
   if (ok && cached)
     cache_store(key, il, size, *bc, *bc_size);
   free(words);

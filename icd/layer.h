@@ -58,14 +58,8 @@ bool gac_bridge_il(const void *il, size_t size, unsigned char **bitcode, size_t 
 /* The module with its builtin calls raised, for linking (*out malloc'd). */
 bool gac_raise_il(const void *il, size_t size, void **out, size_t *out_size, char **log);
 
-/* subprocess.c: argv run with stdout and stderr appended to log_path; true
- * if it exits 0. Whole-file reads (NUL-terminated) and writes. */
-bool gac_run(char *const argv[], const char *log_path);
-char *gac_read_file(const char *path, size_t *size);
-bool gac_write_file(const char *path, const void *data, size_t size);
-/* A fresh folder under /tmp for one job's files, and its removal with all in it. */
-bool gac_scratch_dir(char dir[32]);
-void gac_scratch_remove(const char *dir);
+/* Subprocesses, files, scratch folders and llvm-spirv-15 -r: support/. */
+#include "subprocess.h"
 
 /* Answers a query with a value of `size` bytes, the OpenCL way. */
 cl_int gac_answer(const void *value, size_t size, size_t param_value_size, void *param_value,

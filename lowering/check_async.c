@@ -572,6 +572,27 @@ static bool starts_copies(const gac_module *m, const gac_inst *fn_def, unsigned 
   return true;
 }
 
+/* The element offset operand of a copy's side of the buffer (the
+ * DestinationOffset or SourceOffset of GroupAsyncCopy2D2D/3D3D), or 0. */
+static uint32_t copy_offset(const gac_module *m, const gac_inst *copy, bool source) {
+  if (!copy || copy->opcode != SpvOpExtInst || !gac_is_async_copy_inst(m, copy))
+    return 0;
+  return gac_operand_word(copy, source ? 7 : 5);
+}
+
+/* Do two accesses of one buffer version surely meet, as far as the copies'
+ * offsets tell? A copy at a runtime offset (a ring of slots by offset) may
+ * miss the part the other touches: then only "cannot decide". */
+static bool offsets_meet(const checker *c, const fact *f, const gac_inst *i, unsigned role) {
+  uint32_t theirs = copy_offset(c->m, f->copy, f->async_read);
+  uint32_t mine = role == 4 || role == 6 ? copy_offset(c->m, i, role == 6) : 0;
+  uint64_t a, b;
+  bool theirs_known = !theirs || ca_constant(c->m, theirs, &a);
+  if (!mine)
+    return theirs_known;
+  return theirs == mine || (theirs && theirs_known && ca_constant(c->m, mine, &b) && a == b);
+}
+
 static void evaluate(checker *c, const state *s, const gac_inst *i, unsigned role, enum access_kind kind,
                      uint32_t ptr, unsigned ctx, unsigned block);
 static void evaluate_place(checker *c, const state *s, const gac_inst *i, unsigned role, enum access_kind kind,
@@ -1055,7 +1076,8 @@ static void evaluate_place(checker *c, const state *s, const gac_inst *i, unsign
     if (r == GAC_VERSION_OTHER)
       continue;
     gac_check_verdict fv_verdict =
-        r == GAC_VERSION_SAME && f->must && kind != ACCESS_CALL ? GAC_CHECK_VIOLATED : GAC_CHECK_UNDECIDED;
+        r == GAC_VERSION_SAME && f->must && kind != ACCESS_CALL && offsets_meet(c, f, i, role) ? GAC_CHECK_VIOLATED
+                                                                                                 : GAC_CHECK_UNDECIDED;
     if (!witness || fv_verdict > v) {
       v = fv_verdict;
       witness = f;
@@ -1261,6 +1283,8 @@ static void report(checker *c, const access *a) {
     snprintf(why, sizeof why, "the buffers may alias");
   else if (gac_version_compare(fd->fact_as, fd->seen_as, c->buffers[a->buffer].versions) == GAC_VERSION_MAYBE)
     snprintf(why, sizeof why, "the versions cannot be related");
+  else if (!offsets_meet(c, f, i, a->role))
+    snprintf(why, sizeof why, "the parts of the buffer the copies address cannot be related");
   else if (f->doubt)
     snprintf(why, sizeof why, "%s at word %zu", doubt_reason(c, f->doubt), f->doubt->offset);
   else

@@ -15,6 +15,10 @@
  * serial       a baseline for benchmarks, not for use: work-item 0 copies
  *              byte by byte, as Codeplay's kit lowers these builtins; events
  *              and waits as for cooperative.
+ * ptx          (--lower-async-copies=ptx) cooperative, but global -> local
+ *              units of 16, 8 or 4 bytes are cp.async calls, and waits and
+ *              queues become cp.async groups (lower_async_ptx.c); events
+ *              are then dead: a copy's result is its Event operand.
  *
  * Both keep the spec's semantics: the whole work-group performs the copy,
  * operands may be runtime values, a copy may sit in any block, and copies may
@@ -28,11 +32,12 @@
 #include "gac/builder.h"
 #include "gac/async_pipeline.h"
 #include "gac/pass.h"
+#include "gac/ptx.h"
 #include "gac/validate.h"
 #include "lower_util.h"
 #include "lowering.h"
 
-typedef enum strategy { STRATEGY_LINES, STRATEGY_COOPERATIVE, STRATEGY_SERIAL } strategy;
+typedef enum strategy { STRATEGY_LINES, STRATEGY_COOPERATIVE, STRATEGY_SERIAL, STRATEGY_PTX } strategy;
 
 /* The pieces of one copy, as values of the size type (bytes where noted). */
 typedef struct copy_plan {
@@ -111,25 +116,6 @@ static uint32_t lower_lines(gac_lowering *L, copy_plan *p, gac_block *pre, gac_b
 
 /* ---- cooperative ---- */
 
-/* The three components of a vector builtin input (LocalInvocationId, WorkgroupSize). */
-static void builtin_components(gac_lowering *L, gac_builder *b, uint32_t builtin, uint32_t out[3]) {
-  uint32_t v3 = gac_type_vector(L->m, L->size_type, 3);
-  uint32_t var = gac_require_builtin_input(L->m, builtin, v3);
-  uint32_t value = gac_build_ops(b, SpvOpLoad, v3, GAC_NEW_ID, GAC_ID(var))->result_id;
-  for (unsigned i = 0; i < 3; i++)
-    out[i] = gac_build_ops(b, SpvOpCompositeExtract, L->size_type, GAC_NEW_ID, GAC_ID(value), GAC_LIT(i))->result_id;
-}
-
-/* The work-item's linear index in the group, and the group's size. */
-static void linear_local_id(gac_lowering *L, gac_builder *b, uint32_t *id, uint32_t *size) {
-  uint32_t l[3], s[3];
-  builtin_components(L, b, SpvBuiltInLocalInvocationId, l);
-  builtin_components(L, b, SpvBuiltInWorkgroupSize, s);
-  uint32_t sxy = lower_mul(L, b, s[0], s[1]);
-  *id = lower_add(L, b, l[0], lower_add(L, b, lower_mul(L, b, l[1], s[0]), lower_mul(L, b, l[2], sxy)));
-  *size = lower_mul(L, b, sxy, s[2]);
-}
-
 static uint32_t unit_type(gac_lowering *L, unsigned width) {
   uint32_t uint = gac_type_int(L->m, 32, 0);
   switch (width) {
@@ -144,7 +130,8 @@ static uint32_t unit_type(gac_lowering *L, unsigned width) {
  * of `size` takes units id, id + size, ... When serial, work-item 0 takes
  * them all and the others none. */
 static void cooperative_loop(gac_lowering *L, copy_plan *p, gac_block *from, gac_block *join, unsigned width,
-                             uint32_t id, uint32_t size, bool serial) {
+                             uint32_t id, uint32_t size, strategy strat) {
+  bool serial = strat == STRATEGY_SERIAL;
   gac_module *m = L->m;
   gac_builder f = gac_builder_at_end(m, &from->insts);
   uint32_t w = gac_constant_int(m, L->size_type, width);
@@ -161,36 +148,121 @@ static void cooperative_loop(gac_lowering *L, copy_plan *p, gac_block *from, gac
                           GAC_ID(total))->result_id;
     step = L->one;
   }
-  uint32_t has_units = lower_op2(&f, SpvOpULessThan, L->bool_type, first, total);
-  uint32_t span = lower_add(L, &f, lower_op2(&f, SpvOpISub, L->size_type, total, first), lower_op2(&f, SpvOpISub, L->size_type, step, L->one));
-  uint32_t count = lower_op2(&f, SpvOpUDiv, L->size_type, span, step);
-  count = gac_build_ops(&f, SpvOpSelect, L->size_type, GAC_NEW_ID, GAC_ID(has_units), GAC_ID(count),
-                        GAC_ID(L->zero))->result_id;
-  gac_loop lp = lower_loop_open(L, from, join, L->zero, count, 0, 0);
+  uint32_t index;
+  gac_loop lp = lower_shared_loop(L, from, join, first, step, total, &index);
   gac_builder b = gac_builder_at_end(m, &lp.body->insts);
-  uint32_t index = lower_add(L, &b, first, lower_mul(L, &b, lp.counter, step));
   uint32_t line = lower_op2(&b, SpvOpUDiv, L->size_type, index, divisor);
   uint32_t unit = lower_op2(&b, SpvOpUMod, L->size_type, index, divisor);
   uint32_t so, dof;
   line_offsets(L, &b, p, line, lower_mul(L, &b, unit, w), &so, &dof);
   uint32_t t = unit_type(L, width);
   uint32_t sc_src = gac_def(m, p->src_ptr_type)->words[2], sc_dst = gac_def(m, p->dst_ptr_type)->words[2];
-  uint32_t sp = gac_build_ops(&b, SpvOpBitcast, gac_type_pointer(m, sc_src, t), GAC_NEW_ID,
-                              GAC_ID(byte_address(L, &b, p->src, p->src_ptr_type, so)))->result_id;
-  uint32_t dp = gac_build_ops(&b, SpvOpBitcast, gac_type_pointer(m, sc_dst, t), GAC_NEW_ID,
-                              GAC_ID(byte_address(L, &b, p->dst, p->dst_ptr_type, dof)))->result_id;
+  uint32_t src = byte_address(L, &b, p->src, p->src_ptr_type, so);
+  uint32_t dst = byte_address(L, &b, p->dst, p->dst_ptr_type, dof);
+  if (strat == STRATEGY_PTX && width >= 4 && sc_src == SpvStorageClassCrossWorkgroup &&
+      sc_dst == SpvStorageClassWorkgroup) {
+    lower_ptx_cp_async(L, &b, width, dst, src);
+    lower_loop_close(L, &lp, lp.body, L->one);
+    return;
+  }
+  uint32_t sp = gac_build_ops(&b, SpvOpBitcast, gac_type_pointer(m, sc_src, t), GAC_NEW_ID, GAC_ID(src))->result_id;
+  uint32_t dp = gac_build_ops(&b, SpvOpBitcast, gac_type_pointer(m, sc_dst, t), GAC_NEW_ID, GAC_ID(dst))->result_id;
   uint32_t v = gac_build_ops(&b, SpvOpLoad, t, GAC_NEW_ID, GAC_ID(sp), GAC_LIT(SpvMemoryAccessAlignedMask),
                              GAC_LIT(width))->result_id;
   gac_build_ops(&b, SpvOpStore, 0, 0, GAC_ID(dp), GAC_ID(v), GAC_LIT(SpvMemoryAccessAlignedMask), GAC_LIT(width));
   lower_loop_close(L, &lp, lp.body, L->one);
 }
 
-static uint32_t lower_cooperative(gac_lowering *L, copy_plan *p, gac_block *pre, gac_block *exit, bool serial) {
+/* sm_90: when `any` (everything a unit must divide) is a multiple of 16,
+ * the work-items move the copy line by line with bulk copies: a
+ * global -> local copy completes on the mbarrier of the group being formed
+ * (lower_ptx_ring.c), and is at most 1 MiB - 1 (an mbarrier's transaction
+ * count); a local -> global copy is a bulk store, after a proxy fence (kept
+ * only where needed: lower_ptx_fence.c) and a barrier, since other
+ * work-items wrote the source. `test` gets the branch; returns the block
+ * where the other ways of copying are tried. */
+static gac_block *bulk_copy(gac_lowering *L, copy_plan *p, gac_block *test, gac_block *join, uint32_t any,
+                            uint32_t id, uint32_t size) {
+  gac_module *m = L->m;
+  gac_function *f = test->function;
+  uint32_t sc_src = gac_def(m, p->src_ptr_type)->words[2], sc_dst = gac_def(m, p->dst_ptr_type)->words[2];
+  gac_ptx_ring *ring = lower_ptx_ring_of(L, f);
+  bool load = sc_src == SpvStorageClassCrossWorkgroup && sc_dst == SpvStorageClassWorkgroup && ring;
+  bool store = sc_src == SpvStorageClassWorkgroup && sc_dst == SpvStorageClassCrossWorkgroup;
+  if (!load && !store)
+    return test;
+  gac_block *bulk = gac_block_create(m, f, join->prev);
+  gac_block *next_test = gac_block_create(m, f, bulk);
+  gac_builder t = gac_builder_at_end(m, &test->insts);
+  uint32_t low = lower_op2(&t, SpvOpBitwiseAnd, L->size_type, any, gac_constant_int(m, L->size_type, 15));
+  uint32_t ok = lower_op2(&t, SpvOpIEqual, L->bool_type, low, L->zero);
+  uint32_t total = lower_mul(L, &t, p->total_lines, p->line_bytes);
+  if (load) {
+    uint32_t fits = lower_op2(&t, SpvOpULessThan, L->bool_type, total, gac_constant_int(m, L->size_type, 1u << 20));
+    ok = lower_op2(&t, SpvOpLogicalAnd, L->bool_type, ok, fits);
+  }
+  gac_build_ops(&t, SpvOpBranchConditional, 0, 0, GAC_ID(ok), GAC_ID(gac_block_label(bulk)),
+                GAC_ID(gac_block_label(next_test)));
+
+  gac_builder b = gac_builder_at_end(m, &bulk->insts);
+  if (store) {
+    lower_ptx_call(L, &b, GAC_PTX_FENCE_PROXY_ASYNC, 0, NULL, NULL);
+    lower_workgroup_barrier(L, &b);
+  } else {
+    /* The slot this copy arms must not hold a group still in flight. */
+    bulk = lower_ptx_ring_make_room(L, ring, bulk);
+    b = gac_builder_at_end(m, &bulk->insts);
+  }
+  gac_block *after = gac_block_create(m, f, bulk);
+  /* The elected work-item adds the copy's bytes to the mbarrier; then the
+   * work-items share the lines (id, id + size, ...), each issuing its own:
+   * a transaction count may go below zero while bytes land before the
+   * expect_tx, and the phase cannot complete before the commit's arrive. */
+  uint32_t uint = gac_type_int(m, 32, 0), mbar = 0;
+  if (load) {
+    mbar = lower_ptx_ring_slot(L, ring, &b);
+    uint32_t elected = lower_op2(&b, SpvOpIEqual, L->bool_type, id, L->zero);
+    gac_block *issue = gac_block_create(m, f, bulk);
+    gac_build_ops(&b, SpvOpBranchConditional, 0, 0, GAC_ID(elected), GAC_ID(gac_block_label(issue)),
+                  GAC_ID(gac_block_label(after)));
+    gac_builder i = gac_builder_at_end(m, &issue->insts);
+    uint32_t types[2] = {gac_def(m, mbar)->type_id, uint}, args[2] = {mbar, lower_to_u32(L, &i, total)};
+    lower_ptx_call(L, &i, GAC_PTX_MBAR_EXPECT_TX, 2, types, args);
+    gac_build_ops(&i, SpvOpBranch, 0, 0, GAC_ID(gac_block_label(after)));
+  } else {
+    gac_build_ops(&b, SpvOpBranch, 0, 0, GAC_ID(gac_block_label(after)));
+  }
+  gac_block *done = gac_block_create(m, f, after);
+  uint32_t line;
+  gac_loop lp = lower_shared_loop(L, after, done, id, size, p->total_lines, &line);
+  gac_builder body = gac_builder_at_end(m, &lp.body->insts);
+  uint32_t so, dof;
+  line_offsets(L, &body, p, line, 0, &so, &dof);
+  uint32_t src = byte_address(L, &body, p->src, p->src_ptr_type, so);
+  uint32_t dst = byte_address(L, &body, p->dst, p->dst_ptr_type, dof);
+  uint32_t bytes = lower_to_u32(L, &body, p->line_bytes);
+  if (load) {
+    uint32_t types[4] = {p->dst_ptr_type, p->src_ptr_type, uint, gac_def(m, mbar)->type_id};
+    lower_ptx_call(L, &body, GAC_PTX_BULK_LOAD, 4, types, (uint32_t[]){dst, src, bytes, mbar});
+  } else {
+    uint32_t types[3] = {p->dst_ptr_type, p->src_ptr_type, uint};
+    lower_ptx_call(L, &body, GAC_PTX_BULK_STORE, 3, types, (uint32_t[]){dst, src, bytes});
+  }
+  lower_loop_close(L, &lp, lp.body, L->one);
+  gac_builder a = gac_builder_at_end(m, &done->insts);
+  if (store)
+    lower_ptx_call(L, &a, GAC_PTX_BULK_COMMIT, 0, NULL, NULL); /* each work-item's own bulk group */
+  gac_build_ops(&a, SpvOpBranch, 0, 0, GAC_ID(gac_block_label(join)));
+  return next_test;
+}
+
+static uint32_t lower_cooperative(gac_lowering *L, copy_plan *p, gac_block *pre, gac_block *exit, strategy strat) {
+  bool serial = strat == STRATEGY_SERIAL;
   gac_module *m = L->m;
   gac_builder b = gac_builder_at_end(m, &pre->insts);
   const gac_async_copy *k = &p->k;
   uint32_t id, size;
-  linear_local_id(L, &b, &id, &size);
+  lower_linear_local_id(L, &b, &id, &size);
 
   /* Everything the unit must divide: both start addresses, every stride, the line. */
   uint32_t so, dof;
@@ -220,6 +292,8 @@ static uint32_t lower_cooperative(gac_lowering *L, copy_plan *p, gac_block *pre,
     if (all_widths[i] == 1 || !p->line_bytes_known || p->line_bytes_known % all_widths[i] == 0)
       widths[num_widths++] = all_widths[i];
   gac_block *test = pre;
+  if (strat == STRATEGY_PTX && L->sm90 && !p->empty)
+    test = bulk_copy(L, p, test, join, any, id, size);
   for (unsigned i = 0; i < num_widths; i++) {
     gac_block *loop_from = test;
     if (i + 1 < num_widths) {
@@ -233,7 +307,7 @@ static uint32_t lower_cooperative(gac_lowering *L, copy_plan *p, gac_block *pre,
                     GAC_ID(gac_block_label(next_test)));
       test = next_test;
     }
-    cooperative_loop(L, p, loop_from, join, widths[i], id, size, serial);
+    cooperative_loop(L, p, loop_from, join, widths[i], id, size, strat);
   }
   if (num_widths == 0) {
     gac_builder t = gac_builder_at_end(m, &pre->insts);
@@ -241,6 +315,10 @@ static uint32_t lower_cooperative(gac_lowering *L, copy_plan *p, gac_block *pre,
   }
   /* join: a real event, chained on Event, then on to the rest of the block. */
   gac_builder j = gac_builder_at_end(m, &join->insts);
+  if (strat == STRATEGY_PTX) {
+    gac_build_ops(&j, SpvOpBranch, 0, 0, GAC_ID(gac_block_label(exit)));
+    return k->event;
+  }
   uint32_t event = gac_build_ops(&j, SpvOpGroupAsyncCopy, L->event_type, GAC_NEW_ID, GAC_ID(L->scope_workgroup),
                                  GAC_ID(p->dst), GAC_ID(p->src), GAC_ID(L->zero), GAC_ID(L->one),
                                  GAC_ID(k->event))->result_id;
@@ -248,31 +326,90 @@ static uint32_t lower_cooperative(gac_lowering *L, copy_plan *p, gac_block *pre,
   return event;
 }
 
-/* After every OpGroupWaitEvents: a barrier over both memories, so that what
- * other work-items copied is visible. */
+/* After every OpGroupWaitEvents (or run of them): a barrier over both
+ * memories, so that what other work-items copied is visible. */
 static void barrier_after_waits(gac_lowering *L) {
-  uint32_t uint = gac_type_int(L->m, 32, 0);
-  uint32_t semantics = gac_constant_int(L->m, uint, SpvMemorySemanticsSequentiallyConsistentMask |
-                                                       SpvMemorySemanticsWorkgroupMemoryMask |
-                                                       SpvMemorySemanticsCrossWorkgroupMemoryMask);
   gac_foreach_function(f, L->m) {
     gac_foreach_block(blk, f) {
       gac_foreach_inst(i, &blk->insts) {
-        if (i->opcode != SpvOpGroupWaitEvents)
+        /* One barrier after a run of waits (a queue's wait is two). */
+        if (i->opcode != SpvOpGroupWaitEvents || (i->next && i->next->opcode == SpvOpGroupWaitEvents))
           continue;
         gac_builder b = gac_builder_after(L->m, i);
-        gac_build_ops(&b, SpvOpControlBarrier, 0, 0, GAC_ID(L->scope_workgroup), GAC_ID(L->scope_workgroup),
-                      GAC_ID(semantics));
+        lower_workgroup_barrier(L, &b);
       }
     }
   }
 }
 
+/* The core OpGroupAsyncCopy instructions of m (in `out` if not NULL): on
+ * PTX nothing else would lower OpenCL's 1D async_work_group_(strided_)copy. */
+static size_t count_core_copies(gac_module *m, gac_inst **out) {
+  size_t n = 0;
+  gac_foreach_function(f, m) {
+    gac_foreach_block(b, f) {
+      gac_foreach_inst(i, &b->insts) {
+        if (i->opcode != SpvOpGroupAsyncCopy)
+          continue;
+        if (out)
+          out[n] = i;
+        n++;
+      }
+    }
+  }
+  return n;
+}
+
+/* Bytes of one element of OpenCL type `type` (a 3-vector is the size of a
+ * 4-vector), 0 if not a scalar or vector. */
+static uint64_t element_size(const gac_module *m, uint32_t type) {
+  const gac_inst *t = gac_def(m, type);
+  if (t && (t->opcode == SpvOpTypeInt || t->opcode == SpvOpTypeFloat))
+    return t->words[2] / 8;
+  if (t && t->opcode == SpvOpTypeVector)
+    return element_size(m, t->words[2]) * (t->words[3] == 3 ? 4 : t->words[3]);
+  return 0;
+}
+
+/* OpGroupAsyncCopy (Execution, Destination, Source, NumElements, Stride,
+ * Event) as the 2D copy it is: NumElements lines of one element, the
+ * stride on the global side (OpenCL's strided copies), or one line when
+ * the stride is a constant 1. */
+static bool core_copy_as_2d(gac_lowering *L, const gac_inst *i, gac_async_copy *k, gac_diag *diag) {
+  gac_module *m = L->m;
+  const gac_inst *type = gac_value_type(m, gac_operand_word(i, 3));
+  uint64_t size = type && type->opcode == SpvOpTypePointer ? element_size(m, type->words[3]) : 0;
+  if (!size) {
+    gac_diag_add(diag, GAC_ERROR, i->offset, i->result_id, "lower.element",
+                 "OpGroupAsyncCopy: the PTX lowering copies scalars and vectors only");
+    return false;
+  }
+  *k = (gac_async_copy){.op = GAC_GROUP_ASYNC_COPY_2D2D, .destination = gac_operand_word(i, 3),
+                        .source = gac_operand_word(i, 4), .event = gac_operand_word(i, 7)};
+  k->destination_offset = k->source_offset = L->zero;
+  k->num_bytes_per_element = gac_constant_int(m, L->size_type, size);
+  uint32_t n = gac_operand_word(i, 5), stride = gac_operand_word(i, 6);
+  uint64_t known;
+  if (lower_known(L, stride, &known) && known == 1) {
+    k->num_elements_per_line = n;
+    k->num_lines = L->one;
+    k->source_line_length = k->destination_line_length = n;
+  } else {
+    bool global_source = lower_storage_class(m, k->source) == SpvStorageClassCrossWorkgroup;
+    k->num_elements_per_line = L->one;
+    k->num_lines = n;
+    k->source_line_length = global_source ? stride : L->one;
+    k->destination_line_length = global_source ? L->one : stride;
+  }
+  return true;
+}
+
 /* The default is cooperative: it was faster than lines on PoCL over most
  * shapes of bench/pocl (docs/LOWERING.md), and it is the one that spreads
  * the work on a device whose work-items run in parallel. */
-static bool parse_arg(const char *arg, strategy *s, gac_diag *diag) {
+static bool parse_arg(const char *arg, strategy *s, bool *sm90, gac_diag *diag) {
   *s = STRATEGY_COOPERATIVE;
+  *sm90 = arg && strcmp(arg, "ptx,sm=90") == 0;
   if (!arg || strcmp(arg, "opencl") == 0)
     return true;
   if (strcmp(arg, "opencl,strategy=lines") == 0) {
@@ -287,42 +424,70 @@ static bool parse_arg(const char *arg, strategy *s, gac_diag *diag) {
     *s = STRATEGY_SERIAL;
     return true;
   }
+  if (strcmp(arg, "ptx") == 0 || strcmp(arg, "ptx,sm=80") == 0 || strcmp(arg, "ptx,sm=90") == 0) {
+    *s = STRATEGY_PTX;
+    return true;
+  }
   gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "lower.argument",
-               "--lower-async-copies=%s: expected opencl or opencl,strategy=S with S one of "
-               "lines, cooperative, serial",
+               "--lower-async-copies=%s: expected opencl, opencl,strategy=S with S one of "
+               "lines, cooperative, serial, or ptx[,sm=80|90]",
                arg);
   return false;
 }
 
 bool gac_lower_async_copies(gac_module *m, const char *arg, gac_diag *diag) {
   strategy strat;
-  if (!parse_arg(arg, &strat, diag))
+  bool sm90;
+  if (!parse_arg(arg, &strat, &sm90, diag))
     return false;
   /* Only what follows the sets' rules is lowered: anything else would give a
    * silently wrong module. */
   if (!gac_validate_async_copies(m, diag) || !gac_validate_async_pipeline(m, diag))
     return false;
-  /* Queues first: their waits are OpGroupWaitEvents, which the cooperative
-   * strategy follows with barriers below. */
-  bool queues = gac_lower_async_queues(m, NULL, diag);
+  /* Queues first: for OpenCL their waits are OpGroupWaitEvents, which the
+   * cooperative strategy follows with barriers below; for PTX all waits
+   * become cp.async group waits and barriers. */
+  gac_lowering L;
+  bool queues;
+  if (strat == STRATEGY_PTX) {
+    gac_lowering_init(&L, m);
+    L.sm90 = sm90;
+    gac_require_capability(m, SpvCapabilityInt8); /* for the uchar type init made */
+    queues = lower_async_waits_ptx(&L);
+  } else {
+    queues = gac_lower_async_queues(m, NULL, diag);
+  }
   if (gac_diag_has_errors(diag))
     return false;
   size_t count = 0;
   gac_foreach_async_copy(i, m) count++;
-  if (count == 0)
+  if (strat == STRATEGY_PTX)
+    count += count_core_copies(m, NULL);
+  if (count == 0) {
+    if (strat == STRATEGY_PTX)
+      lower_ptx_rings_free(&L);
+    gac_pass_find("remove-unused-imports")->run(m, NULL, diag);
     return queues;
+  }
 
+  if (strat != STRATEGY_PTX)
+    gac_lowering_init(&L, m);
   gac_require_capability(m, SpvCapabilityInt8);
-  gac_lowering L;
-  gac_lowering_init(&L, m);
   gac_inst **copies = malloc(count * sizeof(gac_inst *));
   size_t n = 0;
   gac_foreach_async_copy(i, m) copies[n++] = i;
+  if (strat == STRATEGY_PTX)
+    n += count_core_copies(m, copies + n);
   bool ok = true;
   for (size_t c = 0; c < n; c++) {
     gac_inst *inst = copies[c];
     copy_plan p = {0};
-    if (!gac_async_copy_decode(m, inst, &p.k) || !gac_inst_block(inst)) {
+    if (inst->opcode == SpvOpGroupAsyncCopy) {
+      if (!core_copy_as_2d(&L, inst, &p.k, diag)) {
+        ok = false;
+        continue;
+      }
+    } else if (!gac_async_copy_decode(m, inst, &p.k) || !gac_inst_block(inst)) {
       gac_diag_add(diag, GAC_ERROR, inst->offset, inst->result_id, "lower.invalid",
                    "cannot lower a copy that breaks the set's rules (run --validate)");
       ok = false;
@@ -345,12 +510,17 @@ bool gac_lower_async_copies(gac_module *m, const char *arg, gac_diag *diag) {
     uint32_t result = inst->result_id;
     gac_inst_remove(m, inst);
     uint32_t event = strat == STRATEGY_LINES ? lower_lines(&L, &p, pre, exit)
-                                             : lower_cooperative(&L, &p, pre, exit, strat == STRATEGY_SERIAL);
+                                             : lower_cooperative(&L, &p, pre, exit, strat);
     gac_replace_all_uses(m, result, event);
   }
   free(copies);
-  if (ok && strat != STRATEGY_LINES)
+  if (ok && (strat == STRATEGY_COOPERATIVE || strat == STRATEGY_SERIAL))
     barrier_after_waits(&L);
+  if (strat == STRATEGY_PTX) {
+    if (sm90)
+      lower_ptx_fences(&L);
+    lower_ptx_rings_free(&L);
+  }
   const gac_pass_info *cleanup = gac_pass_find("remove-unused-imports");
   cleanup->run(m, NULL, diag);
   return ok;

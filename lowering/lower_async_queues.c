@@ -7,9 +7,10 @@
  * whole work-group with the same operands.
  *   commit(q, e): if c - w == K, wait for group w first (its slot is needed;
  *                 waiting early is always allowed); ring[c % K] = e; c += 1.
- *   wait(q, N):   for g in [w, c - N): OpGroupWaitEvents(ring[g % K]);
- *                 w = max(w, c - N). Exactly the groups older than the N
- *                 most recent are waited for, N constant or not.
+ *   wait(q, N):   OpGroupWaitEvents on ring slots [w, c - N) (mod K: two
+ *                 runs at most); w = max(w, c - N). Exactly the groups
+ *                 older than the N most recent are waited for, N constant
+ *                 or not.
  * K is one more than the largest constant N of the function's waits (at
  * least 2, at most 16), or 8 when an N is a runtime value. The cooperative
  * copy lowering then puts its barrier after each OpGroupWaitEvents. */
@@ -54,11 +55,6 @@ static uint32_t slot(function_lowering *F, gac_builder *b, queue_state *q, uint3
   return gac_build_ops(b, SpvOpAccessChain, F->event_ptr, GAC_NEW_ID, GAC_ID(q->ring), GAC_ID(index))->result_id;
 }
 
-static void wait_for(function_lowering *F, gac_builder *b, queue_state *q, uint32_t g) {
-  gac_build_ops(b, SpvOpGroupWaitEvents, 0, 0, GAC_ID(F->L->scope_workgroup), GAC_ID(F->num_events),
-                GAC_ID(slot(F, b, q, g)));
-}
-
 /* The state of queue `number`, its variables made at the top of the function. */
 static queue_state *queue(function_lowering *F, uint32_t number) {
   for (unsigned i = 0; i < F->num_queues; i++)
@@ -80,38 +76,36 @@ static queue_state *queue(function_lowering *F, uint32_t number) {
   return q;
 }
 
+/* commit(q, e): when the ring is full, group w is waited for first; as one
+ * OpGroupWaitEvents of 0 or 1 events, so there is no branch (a barrier under
+ * a branch costs PoCL much compile time). */
 static void lower_commit(function_lowering *F, gac_inst *inst, queue_state *q) {
   gac_module *m = F->L->m;
   gac_lowering *L = F->L;
   uint32_t event = inst->words[GAC_PIPELINE_VALUE_WORD];
-  gac_block *pre = gac_inst_block(inst);
-  gac_block *rest = gac_block_split_after(m, inst);
-  gac_block *make_room = gac_block_create(m, pre->function, pre);
-  gac_block *push = gac_block_create(m, pre->function, make_room);
-  gac_builder b = gac_builder_at_end(m, &pre->insts);
+  gac_builder b = gac_builder_before(m, inst);
   uint32_t c = load(F, &b, q->committed), w = load(F, &b, q->waited);
   uint32_t full = lower_op2(&b, SpvOpIEqual, L->bool_type, lower_op2(&b, SpvOpISub, L->size_type, c, w), F->ring_size);
-  gac_build_ops(&b, SpvOpBranchConditional, 0, 0, GAC_ID(full), GAC_ID(gac_block_label(make_room)),
-                GAC_ID(gac_block_label(push)));
-  gac_builder r = gac_builder_at_end(m, &make_room->insts);
-  wait_for(F, &r, q, w);
-  store(&r, q->waited, lower_add(L, &r, w, L->one));
-  gac_build_ops(&r, SpvOpBranch, 0, 0, GAC_ID(gac_block_label(push)));
-  gac_builder p = gac_builder_at_end(m, &push->insts);
-  gac_build_ops(&p, SpvOpStore, 0, 0, GAC_ID(slot(F, &p, q, c)), GAC_ID(event));
-  store(&p, q->committed, lower_add(L, &p, c, L->one));
-  gac_build_ops(&p, SpvOpBranch, 0, 0, GAC_ID(gac_block_label(rest)));
+  uint32_t u32 = gac_type_int(m, 32, 0);
+  uint32_t num = gac_build_ops(&b, SpvOpSelect, u32, GAC_NEW_ID, GAC_ID(full), GAC_ID(gac_constant_int(m, u32, 1)),
+                               GAC_ID(gac_constant_int(m, u32, 0)))->result_id;
+  gac_build_ops(&b, SpvOpGroupWaitEvents, 0, 0, GAC_ID(L->scope_workgroup), GAC_ID(num), GAC_ID(slot(F, &b, q, w)));
+  store(&b, q->waited, gac_build_ops(&b, SpvOpSelect, L->size_type, GAC_NEW_ID, GAC_ID(full),
+                                     GAC_ID(lower_add(L, &b, w, L->one)), GAC_ID(w))->result_id);
+  gac_build_ops(&b, SpvOpStore, 0, 0, GAC_ID(slot(F, &b, q, c)), GAC_ID(event));
+  store(&b, q->committed, lower_add(L, &b, c, L->one));
   gac_inst_remove(m, inst);
 }
 
+/* wait(q, N): the groups [w, c - N) are at most K contiguous ring slots,
+ * so at most two runs (before and after the wrap), each one
+ * OpGroupWaitEvents on an array of events: no loop, and so one barrier per
+ * run in the cooperative lowering (PoCL compiles barriers in loops slowly). */
 static void lower_wait(function_lowering *F, gac_inst *inst, queue_state *q) {
   gac_module *m = F->L->m;
   gac_lowering *L = F->L;
   uint32_t n = inst->words[GAC_PIPELINE_VALUE_WORD];
-  gac_block *pre = gac_inst_block(inst);
-  gac_block *rest = gac_block_split_after(m, inst);
-  gac_block *done = gac_block_create(m, pre->function, pre);
-  gac_builder b = gac_builder_at_end(m, &pre->insts);
+  gac_builder b = gac_builder_before(m, inst);
   /* In Flight in the size type. */
   gac_inst *n_type = gac_def(m, gac_def(m, n)->type_id);
   if (n_type->words[2] != gac_def(m, L->size_type)->words[2])
@@ -120,15 +114,25 @@ static void lower_wait(function_lowering *F, gac_inst *inst, queue_state *q) {
   uint32_t some_older = lower_op2(&b, SpvOpUGreaterThan, L->bool_type, c, n);
   uint32_t target = gac_build_ops(&b, SpvOpSelect, L->size_type, GAC_NEW_ID, GAC_ID(some_older),
                                   GAC_ID(lower_op2(&b, SpvOpISub, L->size_type, c, n)), GAC_ID(L->zero))->result_id;
-  gac_loop lp = lower_loop_open(L, pre, done, w, target, 0, 0);
-  gac_builder body = gac_builder_at_end(m, &lp.body->insts);
-  wait_for(F, &body, q, lp.counter);
-  lower_loop_close(L, &lp, lp.body, L->one);
-  gac_builder d = gac_builder_at_end(m, &done->insts);
-  uint32_t later = lower_op2(&d, SpvOpUGreaterThan, L->bool_type, target, w);
-  store(&d, q->waited, gac_build_ops(&d, SpvOpSelect, L->size_type, GAC_NEW_ID, GAC_ID(later), GAC_ID(target),
+  uint32_t later = lower_op2(&b, SpvOpUGreaterThan, L->bool_type, target, w);
+  uint32_t count = gac_build_ops(&b, SpvOpSelect, L->size_type, GAC_NEW_ID, GAC_ID(later),
+                                 GAC_ID(lower_op2(&b, SpvOpISub, L->size_type, target, w)), GAC_ID(L->zero))->result_id;
+  uint32_t start = lower_op2(&b, SpvOpUMod, L->size_type, w, F->ring_size);
+  uint32_t room = lower_op2(&b, SpvOpISub, L->size_type, F->ring_size, start);
+  uint32_t fits = lower_op2(&b, SpvOpULessThanEqual, L->bool_type, count, room);
+  uint32_t first = gac_build_ops(&b, SpvOpSelect, L->size_type, GAC_NEW_ID, GAC_ID(fits), GAC_ID(count),
+                                 GAC_ID(room))->result_id;
+  uint32_t second = lower_op2(&b, SpvOpISub, L->size_type, count, first);
+  uint32_t u32 = gac_type_int(m, 32, 0);
+  uint32_t runs[2][2] = {{start, first}, {L->zero, second}};
+  for (unsigned r = 0; r < 2; r++) {
+    uint32_t num = gac_build_ops(&b, SpvOpUConvert, u32, GAC_NEW_ID, GAC_ID(runs[r][1]))->result_id;
+    uint32_t events = gac_build_ops(&b, SpvOpAccessChain, F->event_ptr, GAC_NEW_ID, GAC_ID(q->ring),
+                                    GAC_ID(runs[r][0]))->result_id;
+    gac_build_ops(&b, SpvOpGroupWaitEvents, 0, 0, GAC_ID(L->scope_workgroup), GAC_ID(num), GAC_ID(events));
+  }
+  store(&b, q->waited, gac_build_ops(&b, SpvOpSelect, L->size_type, GAC_NEW_ID, GAC_ID(later), GAC_ID(target),
                                      GAC_ID(w))->result_id);
-  gac_build_ops(&d, SpvOpBranch, 0, 0, GAC_ID(gac_block_label(rest)));
   gac_inst_remove(m, inst);
 }
 
@@ -191,6 +195,12 @@ bool gac_lower_async_queues(gac_module *m, const char *arg, gac_diag *diag) {
     return false;
   if (!gac_validate_async_pipeline(m, diag))
     return false; /* lowering what breaks the rules would give a wrong module */
+  /* Annotations of loops not pipelined: the loop runs as written. */
+  gac_foreach_function(f, m) {
+    gac_foreach_block(b, f) {
+      gac_foreach_inst(i, &b->insts) if (gac_async_pipeline_op_of(m, i) >= GAC_PIPELINE_LOOP) gac_inst_remove(m, i);
+    }
+  }
   gac_lowering L;
   gac_lowering_init(&L, m);
   bool ok = true;

@@ -75,6 +75,23 @@ gac_loop lower_loop_open(gac_lowering *L, gac_block *from, gac_block *exit, uint
   return lp;
 }
 
+gac_loop lower_shared_loop(gac_lowering *L, gac_block *from, gac_block *exit, uint32_t first, uint32_t step,
+                           uint32_t total, uint32_t *index) {
+  gac_builder f = gac_builder_at_end(L->m, &from->insts);
+  /* The counter k runs from 0 to this work-item's count; the unit is
+   * first + k x step. The count is computed so that nothing overflows. */
+  uint32_t has_units = lower_op2(&f, SpvOpULessThan, L->bool_type, first, total);
+  uint32_t span = lower_add(L, &f, lower_op2(&f, SpvOpISub, L->size_type, total, first),
+                            lower_op2(&f, SpvOpISub, L->size_type, step, L->one));
+  uint32_t count = lower_op2(&f, SpvOpUDiv, L->size_type, span, step);
+  count = gac_build_ops(&f, SpvOpSelect, L->size_type, GAC_NEW_ID, GAC_ID(has_units), GAC_ID(count),
+                        GAC_ID(L->zero))->result_id;
+  gac_loop lp = lower_loop_open(L, from, exit, L->zero, count, 0, 0);
+  gac_builder b = gac_builder_at_end(L->m, &lp.body->insts);
+  *index = lower_add(L, &b, first, lower_mul(L, &b, lp.counter, step));
+  return lp;
+}
+
 /* Ends the body: counter += step, back to the header. The body may have
  * grown into several blocks; `last` is the one that ends it. */
 void lower_loop_close(gac_lowering *L, const gac_loop *lp, gac_block *last, uint32_t step) {
@@ -94,4 +111,59 @@ void gac_lowering_init(gac_lowering *L, gac_module *m) {
   L->zero = gac_constant_int(m, L->size_type, 0);
   L->one = gac_constant_int(m, L->size_type, 1);
   L->scope_workgroup = gac_constant_int(m, gac_type_int(m, 32, 0), SpvScopeWorkgroup);
+  L->sm90 = false;
+  L->rings = NULL;
+}
+
+void lower_workgroup_barrier(gac_lowering *L, gac_builder *b) {
+  uint32_t semantics = gac_constant_int(L->m, gac_type_int(L->m, 32, 0),
+                                        SpvMemorySemanticsSequentiallyConsistentMask |
+                                            SpvMemorySemanticsWorkgroupMemoryMask |
+                                            SpvMemorySemanticsCrossWorkgroupMemoryMask);
+  gac_build_ops(b, SpvOpControlBarrier, 0, 0, GAC_ID(L->scope_workgroup), GAC_ID(L->scope_workgroup),
+                GAC_ID(semantics));
+}
+
+/* The three components of a vector builtin input (LocalInvocationId, WorkgroupSize). */
+static void builtin_components(gac_lowering *L, gac_builder *b, uint32_t builtin, uint32_t out[3]) {
+  uint32_t v3 = gac_type_vector(L->m, L->size_type, 3);
+  uint32_t var = gac_require_builtin_input(L->m, builtin, v3);
+  uint32_t value = gac_build_ops(b, SpvOpLoad, v3, GAC_NEW_ID, GAC_ID(var))->result_id;
+  for (unsigned i = 0; i < 3; i++)
+    out[i] = gac_build_ops(b, SpvOpCompositeExtract, L->size_type, GAC_NEW_ID, GAC_ID(value), GAC_LIT(i))->result_id;
+}
+
+/* The work-item's linear index in the group, and the group's size. */
+void lower_linear_local_id(gac_lowering *L, gac_builder *b, uint32_t *id, uint32_t *size) {
+  uint32_t l[3], s[3];
+  builtin_components(L, b, SpvBuiltInLocalInvocationId, l);
+  builtin_components(L, b, SpvBuiltInWorkgroupSize, s);
+  uint32_t sxy = lower_mul(L, b, s[0], s[1]);
+  *id = lower_add(L, b, l[0], lower_add(L, b, lower_mul(L, b, l[1], s[0]), lower_mul(L, b, l[2], sxy)));
+  *size = lower_mul(L, b, sxy, s[2]);
+}
+
+
+uint32_t lower_to_u32(gac_lowering *L, gac_builder *b, uint32_t x) {
+  uint32_t uint = gac_type_int(L->m, 32, 0);
+  if (gac_value_type(L->m, x) == gac_def(L->m, uint))
+    return x;
+  return gac_build_ops(b, SpvOpUConvert, uint, GAC_NEW_ID, GAC_ID(x))->result_id;
+}
+
+gac_function *lower_function_by_id(const gac_module *m, uint32_t id) {
+  for (gac_function *f = m->first_function; f; f = f->next)
+    if (f->def->result_id == id)
+      return f;
+  return NULL;
+}
+
+uint32_t lower_storage_class(const gac_module *m, uint32_t pointer) {
+  const gac_inst *type = gac_value_type(m, pointer);
+  return type && type->opcode == SpvOpTypePointer ? type->words[2] : ~0u;
+}
+
+bool lower_global_to_local(const gac_module *m, uint32_t dst, uint32_t src) {
+  return lower_storage_class(m, dst) == SpvStorageClassWorkgroup &&
+         lower_storage_class(m, src) == SpvStorageClassCrossWorkgroup;
 }

@@ -5,10 +5,15 @@
 #include "gac/builder.h"
 
 /* Types and constants a lowering uses, made once per module. */
+struct gac_ptx_ring;
+
 typedef struct gac_lowering {
   gac_module *m;
   uint32_t size_type, bool_type, uchar_type, event_type;
   uint32_t zero, one, scope_workgroup;
+  /* PTX, sm_90: the mbarrier rings of the functions that have them. */
+  bool sm90;
+  struct gac_ptx_ring *rings;
 } gac_lowering;
 
 /* Fills L for m: the size type follows the addressing model. */
@@ -36,5 +41,61 @@ typedef struct gac_loop {
 gac_loop lower_loop_open(gac_lowering *L, gac_block *from, gac_block *exit, uint32_t first, uint32_t count,
                    uint32_t carried_type, uint32_t carried_in);
 void lower_loop_close(gac_lowering *L, const gac_loop *lp, gac_block *last, uint32_t step);
+/* A work-item's share of `total` units: first, first + step, ... below
+ * total (*index, in the body). Closed with lower_loop_close(..., L->one). */
+gac_loop lower_shared_loop(gac_lowering *L, gac_block *from, gac_block *exit, uint32_t first, uint32_t step,
+                           uint32_t total, uint32_t *index);
+
+/* The storage class of a pointer value (~0u if it is not one), and whether
+ * a copy from src to dst goes from global to local memory. */
+uint32_t lower_storage_class(const gac_module *m, uint32_t pointer);
+bool lower_global_to_local(const gac_module *m, uint32_t dst, uint32_t src);
+
+/* The function whose OpFunction defines `id`, or NULL. */
+gac_function *lower_function_by_id(const gac_module *m, uint32_t id);
+
+/* The work-item's linear index in the work-group, and the group's size. */
+void lower_linear_local_id(gac_lowering *L, gac_builder *b, uint32_t *id, uint32_t *size);
+
+/* A work-group barrier over local and global memory, as the copies' waits need. */
+void lower_workgroup_barrier(gac_lowering *L, gac_builder *b);
+
+/* PTX (lower_async_ptx.c): one cp.async unit of `width` bytes, dst a local
+ * and src a global uchar pointer; the commits and waits of every function
+ * as cp.async groups with static counts (and, for sm_90, on mbarrier rings);
+ * a call of an imported function `name` taking n arguments of the given
+ * types, returning void. */
+void lower_ptx_cp_async(gac_lowering *L, gac_builder *b, unsigned width, uint32_t dst, uint32_t src);
+bool lower_async_waits_ptx(gac_lowering *L);
+void lower_ptx_call(gac_lowering *L, gac_builder *b, const char *name, unsigned n, const uint32_t *types,
+                    const uint32_t *args);
+/* x as a 32-bit unsigned value. */
+uint32_t lower_to_u32(gac_lowering *L, gac_builder *b, uint32_t x);
+
+/* PTX sm_90 (lower_ptx_ring.c): a ring of mbarriers in local memory per
+ * function with global -> local copies, with counters c (groups committed)
+ * and w (groups waited for). Group g completes on mbarrier g mod depth, in
+ * phase parity (g / depth) & 1. Each operation puts its code before `at`
+ * (an instruction in a block), splitting the block. */
+typedef struct gac_ptx_ring gac_ptx_ring;
+gac_ptx_ring *lower_ptx_ring_create(gac_lowering *L, gac_function *f, unsigned depth);
+gac_ptx_ring *lower_ptx_ring_of(const gac_lowering *L, const gac_function *f);
+/* Ends block b with: if all depth slots are in flight, wait for the oldest
+ * group first (its slot is needed; waiting early is always allowed).
+ * Returns the block that follows, without a terminator. A copy does this
+ * before it arms the slot of the group being formed. */
+gac_block *lower_ptx_ring_make_room(gac_lowering *L, gac_ptx_ring *r, gac_block *b);
+/* Commits the pending group: the elected work-item arrives on its mbarrier
+ * (after making room, for a group without copies). */
+void lower_ptx_ring_commit(gac_lowering *L, gac_ptx_ring *r, gac_inst *at);
+/* Waits until at most `in_flight` (a constant) groups are in flight. */
+void lower_ptx_ring_wait(gac_lowering *L, gac_ptx_ring *r, gac_inst *at, uint64_t in_flight);
+/* The mbarrier of the group being formed (the next commit's). */
+uint32_t lower_ptx_ring_slot(gac_lowering *L, gac_ptx_ring *r, gac_builder *b);
+void lower_ptx_rings_free(gac_lowering *L);
+
+/* PTX sm_90 (lower_ptx_fence.c): removes every proxy fence that no generic
+ * write of local memory can precede. */
+void lower_ptx_fences(gac_lowering *L);
 
 #endif

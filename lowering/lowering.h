@@ -7,5 +7,6 @@
 bool gac_raise_async_copies(gac_module *m, const char *arg, gac_diag *diag);
 bool gac_lower_async_copies(gac_module *m, const char *arg, gac_diag *diag);
 bool gac_lower_async_queues(gac_module *m, const char *arg, gac_diag *diag);
+bool gac_pipeline_loops(gac_module *m, const char *arg, gac_diag *diag);
 
 #endif

@@ -5,6 +5,8 @@
  *   _Z30gac_async_work_group_copy_3D3D...  GroupAsyncCopy3D3D
  *   _Z16gac_async_commit...                AsyncCommit (NonSemantic.Gac.AsyncPipeline)
  *   _Z14gac_async_wait...                  AsyncWait
+ *   _Z17gac_pipeline_loop...               PipelineLoop
+ *   _Z18gac_pipeline_stage...              PipelineStatement
  * and the declarations go. The builtins' parameters are in the order of the
  * instructions' operands. */
 #include <stdlib.h>
@@ -29,22 +31,14 @@ static const builtin builtins[] = {
     {"_Z30gac_async_work_group_copy_3D3D", GAC_ASYNC_COPIES_SET, GAC_GROUP_ASYNC_COPY_3D3D, 13},
     {"_Z16gac_async_commit", GAC_ASYNC_PIPELINE_SET, GAC_ASYNC_COMMIT, 2},
     {"_Z14gac_async_wait", GAC_ASYNC_PIPELINE_SET, GAC_ASYNC_WAIT, 2},
+    {"_Z17gac_pipeline_loop", GAC_ASYNC_PIPELINE_SET, GAC_PIPELINE_LOOP, 1},
+    {"_Z18gac_pipeline_stage", GAC_ASYNC_PIPELINE_SET, GAC_PIPELINE_STATEMENT, 2},
 };
-
-/* The import name of a declared function, from its LinkageAttributes. */
-static const char *import_name(const gac_module *m, uint32_t function) {
-  gac_foreach_inst(d, &m->sections[GAC_SECTION_ANNOTATION]) {
-    if (d->opcode == SpvOpDecorate && d->num_words >= 4 && d->words[1] == function &&
-        d->words[2] == SpvDecorationLinkageAttributes)
-      return gac_inst_string(d, 2);
-  }
-  return NULL;
-}
 
 static const builtin *builtin_of(const gac_module *m, const gac_function *f) {
   if (f->first_block)
     return NULL;
-  const char *name = import_name(m, f->def->result_id);
+  const char *name = gac_linkage_name(m, f->def->result_id);
   for (unsigned i = 0; name && i < sizeof builtins / sizeof builtins[0]; i++)
     if (strncmp(name, builtins[i].prefix, strlen(builtins[i].prefix)) == 0)
       return &builtins[i];
@@ -87,7 +81,7 @@ bool gac_raise_async_copies(gac_module *m, const char *arg, gac_diag *diag) {
       if (user->num_operands != 3 + info->num_args) {
         gac_diag_add(diag, GAC_ERROR, user->offset, user->result_id, "raise.arguments",
                      "OpFunctionCall of %s passes %u arguments; the builtin takes %u",
-                     import_name(m, id), user->num_operands - 3, info->num_args);
+                     gac_linkage_name(m, id), user->num_operands - 3, info->num_args);
         bad++;
         continue;
       }

@@ -1,4 +1,5 @@
 /* The builder: new instructions, unique types and constants, functions and blocks. */
+#include <stdlib.h>
 #include <string.h>
 
 #include <spirv/unified1/spirv.h>
@@ -226,4 +227,25 @@ gac_block *gac_block_create(gac_module *m, gac_function *f, gac_block *after) {
 
 gac_inst *gac_block_terminator(const gac_block *b) {
   return b->insts.last && gac_opcode_is_terminator(b->insts.last->opcode) ? b->insts.last : NULL;
+}
+
+gac_inst *gac_inst_clone(gac_module *m, const gac_inst *inst, uint32_t (*map)(void *user, uint32_t id), void *user) {
+  gac_op stack_ops[64], *ops = inst->num_words > 64 ? malloc(inst->num_words * sizeof *ops) : stack_ops;
+  unsigned n = 0, first = (inst->type_id != 0) + (inst->result_id != 0);
+  for (unsigned k = first; k < inst->num_operands; k++) {
+    const gac_operand *o = &inst->operands[k];
+    const uint32_t *w = &inst->words[o->offset];
+    if (o->kind == GAC_OPERAND_ID)
+      ops[n++] = GAC_ID(map(user, *w));
+    else if (o->kind == GAC_OPERAND_STRING)
+      ops[n++] = GAC_STR((const char *)w);
+    else
+      for (unsigned j = 0; j < o->num_words; j++)
+        ops[n++] = GAC_LIT(w[j]);
+  }
+  gac_inst *c = gac_inst_create(m, inst->opcode, inst->type_id, inst->result_id ? map(user, inst->result_id) : 0,
+                                ops, n);
+  if (ops != stack_ops)
+    free(ops);
+  return c;
 }

@@ -28,6 +28,17 @@ static unsigned successors(const gac_inst *term, unsigned *operands, unsigned ma
   return n;
 }
 
+unsigned gac_block_successors(const gac_module *m, const gac_block *b, gac_block **out, unsigned max) {
+  gac_inst *term = gac_block_terminator(b);
+  unsigned ops[64], n = term ? successors(term, ops, 64) : 0, k = 0;
+  for (unsigned i = 0; i < n && k < max; i++) {
+    gac_inst *label = gac_def(m, gac_operand_word(term, ops[i]));
+    if (label && gac_inst_block(label))
+      out[k++] = gac_inst_block(label);
+  }
+  return k;
+}
+
 static void retarget_phis(gac_module *m, uint32_t target_label, uint32_t old_pred, uint32_t new_pred) {
   gac_inst *label = gac_def(m, target_label);
   gac_block *target = label ? gac_inst_block(label) : NULL;
@@ -91,7 +102,7 @@ void gac_function_remove(gac_module *m, gac_function *f) {
 /* Lists var in every entry point's interface that does not list it yet
  * (SPIR-V 1.0-1.3 ask for the Input variables an entry point uses; listing
  * one it does not use is allowed). */
-static void add_to_interfaces(gac_module *m, uint32_t var) {
+void gac_add_to_interfaces(gac_module *m, uint32_t var) {
   gac_foreach_inst(ep, &m->sections[GAC_SECTION_ENTRY_POINT]) {
     gac_op ops[256];
     unsigned n = 0;
@@ -126,6 +137,45 @@ uint32_t gac_require_builtin_input(gac_module *m, uint32_t builtin, uint32_t typ
     gac_build_ops(&a, SpvOpDecorate, 0, 0, GAC_ID(var), GAC_LIT(SpvDecorationBuiltIn), GAC_LIT(builtin));
     gac_build_ops(&a, SpvOpDecorate, 0, 0, GAC_ID(var), GAC_LIT(SpvDecorationConstant));
   }
-  add_to_interfaces(m, var);
+  gac_add_to_interfaces(m, var);
   return var;
+}
+
+const char *gac_linkage_name(const gac_module *m, uint32_t id) {
+  gac_foreach_inst(d, &m->sections[GAC_SECTION_ANNOTATION]) {
+    if (d->opcode == SpvOpDecorate && d->num_words >= 4 && d->words[1] == id &&
+        d->words[2] == SpvDecorationLinkageAttributes)
+      return gac_inst_string(d, 2);
+  }
+  return NULL;
+}
+
+uint32_t gac_require_import_function(gac_module *m, const char *name, uint32_t return_type,
+                                     const uint32_t *param_types, unsigned num_params) {
+  for (gac_function *f = m->first_function; f; f = f->next) {
+    const char *n = f->first_block ? NULL : gac_linkage_name(m, f->def->result_id);
+    if (n && strcmp(n, name) == 0)
+      return f->def->result_id;
+  }
+  gac_require_capability(m, SpvCapabilityLinkage);
+  uint32_t type = gac_type_function(m, return_type, param_types, num_params);
+  gac_function *f = gac_function_create(m, return_type, SpvFunctionControlMaskNone, type);
+  for (unsigned i = 0; i < num_params; i++)
+    gac_function_add_param(m, f, param_types[i]);
+  /* Declarations come before definitions: move it to the front. */
+  if (f != m->first_function) {
+    f->prev->next = NULL;
+    m->last_function = f->prev;
+    f->prev = NULL;
+    f->next = m->first_function;
+    m->first_function->prev = f;
+    m->first_function = f;
+  }
+  uint32_t id = f->def->result_id;
+  gac_builder a = gac_builder_at_end(m, &m->sections[GAC_SECTION_ANNOTATION]);
+  gac_build_ops(&a, SpvOpDecorate, 0, 0, GAC_ID(id), GAC_LIT(SpvDecorationLinkageAttributes), GAC_STR(name),
+                GAC_LIT(SpvLinkageTypeImport));
+  gac_builder n = gac_builder_at_end(m, &m->sections[GAC_SECTION_DEBUG_NAME]);
+  gac_build_ops(&n, SpvOpName, 0, 0, GAC_ID(id), GAC_STR(name));
+  return id;
 }

@@ -6,23 +6,34 @@
 #include "../lowering/lowering.h"
 
 bool gac_remove_unused_imports(gac_module *m, const char *arg, gac_diag *diag);
+bool gac_sort_blocks(gac_module *m, const char *arg, gac_diag *diag);
 
 static const gac_pass_info passes[] = {
     {"remove-unused-imports",
      "Remove OpExtInstImport instructions nothing uses, and SPV_KHR_non_semantic_info when no "
      "NonSemantic set is left",
      gac_remove_unused_imports},
+    {"sort-blocks",
+     "Order blocks so that each comes after its dominator, as SPIR-V asks (llvm-spirv-15 output "
+     "does not always)",
+     gac_sort_blocks},
     {"raise-async-copies",
      "Turn calls to the cl_khr_extended_async_copies builtins (declared by "
      "include/gac/cl/extended_async_copies.h) into GroupAsyncCopy2D2D/3D3D",
      gac_raise_async_copies},
     {"lower-async-copies",
-     "=opencl[,strategy=lines|cooperative|serial]: lower GroupAsyncCopy2D2D/3D3D to core SPIR-V for OpenCL",
+     "=opencl[,strategy=lines|cooperative|serial]: lower GroupAsyncCopy2D2D/3D3D to core SPIR-V for OpenCL; "
+     "=ptx: to cp.async calls and group waits for the PTX path (docs/PTX.md)",
      gac_lower_async_copies},
     {"lower-async-queues",
      "=opencl: lower AsyncCommit/AsyncWait (NonSemantic.Gac.AsyncPipeline) to rings of events "
      "(--lower-async-copies does this first by itself)",
      gac_lower_async_queues},
+    {"pipeline-loops",
+     "[=no-prune,svg=FILE]: software-pipeline loops annotated with PipelineLoop/PipelineStatement into "
+     "prologue, body and epilogue, with multi-buffered Workgroup arrays and AsyncCommit/AsyncWait (no-prune "
+     "keeps waits that cannot wait; svg= draws each loop's schedule)",
+     gac_pipeline_loops},
     {"check-async",
      "[=strict][,verbose]: prove that every access to a Workgroup buffer an async copy writes comes after a wait "
      "covering the copy (docs/CHECK_ASYNC.md); changes nothing",

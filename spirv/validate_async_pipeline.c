@@ -1,8 +1,11 @@
-/* The rules of NonSemantic.Gac.AsyncPipeline (docs/ASYNC_PIPELINE.md). */
+/* The rules of NonSemantic.Gac.AsyncPipeline (docs/ASYNC_PIPELINE.md). Where the
+ * annotations may stand in a loop is checked by --pipeline-loops, which needs
+ * the control-flow graph. */
 #include <string.h>
 
 #include <spirv/unified1/spirv.h>
 
+#include "gac/async_copy.h"
 #include "gac/async_pipeline.h"
 #include "gac/builder.h"
 #include "internal.h"
@@ -21,6 +24,9 @@ typedef struct checker {
   bool ok;
 } checker;
 
+extern const gac_async_copy_info gac_async_pipeline_infos[];
+extern const unsigned gac_async_pipeline_num_infos;
+
 static void report(checker *c, const gac_inst *inst, const char *rule, const char *fmt, ...) GAC_PRINTF(4, 5);
 static void report(checker *c, const gac_inst *inst, const char *rule, const char *fmt, ...) {
   char text[400];
@@ -29,18 +35,19 @@ static void report(checker *c, const gac_inst *inst, const char *rule, const cha
   vsnprintf(text, sizeof text, fmt, ap);
   va_end(ap);
   uint32_t op = inst->num_words > GAC_PIPELINE_OP_WORD ? inst->words[GAC_PIPELINE_OP_WORD] : 0;
-  gac_diag_add(c->diag, GAC_ERROR, inst->offset, inst->result_id, rule, "%s: %s",
-               op == GAC_ASYNC_COMMIT ? "AsyncCommit" : op == GAC_ASYNC_WAIT ? "AsyncWait" : "OpExtInst", text);
+  const gac_async_copy_info *info = gac_ext_info_by_number(gac_async_pipeline_infos, gac_async_pipeline_num_infos, op);
+  gac_diag_add(c->diag, GAC_ERROR, inst->offset, inst->result_id, rule, "%s: %s", info ? info->name : "OpExtInst",
+               text);
   c->ok = false;
 }
 
-/* The queue number, or false if the Queue operand is not an integer constant. */
-static bool queue_number(const checker *c, const gac_inst *inst, uint32_t *q) {
-  const gac_inst *def = gac_def(c->m, inst->words[GAC_PIPELINE_QUEUE_WORD]);
-  const gac_inst *t = gac_value_type(c->m, inst->words[GAC_PIPELINE_QUEUE_WORD]);
+/* The value of operand word w if it is an OpConstant of a 32-bit OpTypeInt. */
+static bool constant_operand(const gac_module *m, const gac_inst *inst, unsigned w, uint32_t *value) {
+  const gac_inst *def = gac_def(m, inst->words[w]);
+  const gac_inst *t = gac_value_type(m, inst->words[w]);
   if (!def || def->opcode != SpvOpConstant || !t || t->opcode != SpvOpTypeInt || t->words[2] != 32)
     return false;
-  *q = def->words[3];
+  *value = def->words[3];
   return true;
 }
 
@@ -57,27 +64,38 @@ static bool committed(const queues *qs, uint32_t q) {
   return false;
 }
 
+/* The constant operands of a pipeline annotation: Async Stages any mask,
+ * Stage below GAC_PIPELINE_MAX_STAGES, Order any value. */
+static void check_annotation(checker *c, const gac_inst *inst, uint32_t op) {
+  static const char *const names[] = {"Async Stages", "Stage", "Order"};
+  unsigned first = op == GAC_PIPELINE_LOOP ? 0 : 1, count = op == GAC_PIPELINE_LOOP ? 1 : 2;
+  for (unsigned k = 0; k < count; k++) {
+    uint32_t v;
+    if (!constant_operand(c->m, inst, 5 + k, &v))
+      report(c, inst, "AsyncPipeline.AnnotationConstant", "operand '%s' (%%%u) must be an OpConstant of a 32-bit "
+             "OpTypeInt", names[first + k], inst->words[5 + k]);
+    else if (first + k == 1 && v >= GAC_PIPELINE_MAX_STAGES)
+      report(c, inst, "AsyncPipeline.StageRange", "'Stage' is %u; stages are 0 to %d", v,
+             GAC_PIPELINE_MAX_STAGES - 1);
+  }
+}
+
 static void check_inst(checker *c, const gac_inst *inst, queues *qs, bool record) {
   uint32_t op = gac_async_pipeline_op_of(c->m, inst);
   if (!op)
     return;
-  if (op != GAC_ASYNC_COMMIT && op != GAC_ASYNC_WAIT) {
+  const gac_async_copy_info *info = gac_ext_info_by_number(gac_async_pipeline_infos, gac_async_pipeline_num_infos, op);
+  if (!info) {
     if (record)
       report(c, inst, "AsyncPipeline.InstructionNumber",
-             "instruction %u is not in NonSemantic.Gac.AsyncPipeline (1 is AsyncCommit, 2 is AsyncWait)", op);
+             "instruction %u is not in NonSemantic.Gac.AsyncPipeline (1 AsyncCommit, 2 AsyncWait, "
+             "3 PipelineLoop, 4 PipelineStatement)", op);
     return;
   }
-  if (inst->num_words != GAC_PIPELINE_NUM_WORDS) {
+  if (inst->num_words != 5 + info->num_operands) {
     if (record)
-      report(c, inst, "AsyncPipeline.OperandCount", "takes 2 operands after the instruction number, but has %d",
-             (int)inst->num_words - 5);
-    return;
-  }
-  uint32_t q;
-  if (!queue_number(c, inst, &q)) {
-    if (record)
-      report(c, inst, "AsyncPipeline.Queue", "operand 'Queue' (%%%u) must be an OpConstant of a 32-bit OpTypeInt",
-             inst->words[GAC_PIPELINE_QUEUE_WORD]);
+      report(c, inst, "AsyncPipeline.OperandCount", "takes %u operands after the instruction number, but has %d",
+             info->num_operands, (int)inst->num_words - 5);
     return;
   }
   if (record) {
@@ -86,6 +104,20 @@ static void check_inst(checker *c, const gac_inst *inst, queues *qs, bool record
       report(c, inst, "AsyncPipeline.ResultType", "'Result Type' must be OpTypeVoid");
     if (!gac_inst_function(inst))
       report(c, inst, "AsyncPipeline.Scope", "must appear in a function body");
+  }
+  if (op == GAC_PIPELINE_LOOP || op == GAC_PIPELINE_STATEMENT) {
+    if (record)
+      check_annotation(c, inst, op);
+    return;
+  }
+  uint32_t q;
+  if (!constant_operand(c->m, inst, GAC_PIPELINE_QUEUE_WORD, &q)) {
+    if (record)
+      report(c, inst, "AsyncPipeline.Queue", "operand 'Queue' (%%%u) must be an OpConstant of a 32-bit OpTypeInt",
+             inst->words[GAC_PIPELINE_QUEUE_WORD]);
+    return;
+  }
+  if (record) {
     const gac_inst *t = gac_value_type(c->m, inst->words[GAC_PIPELINE_VALUE_WORD]);
     if (op == GAC_ASYNC_COMMIT && (!t || t->opcode != SpvOpTypeEvent))
       report(c, inst, "AsyncPipeline.EventType", "operand 'Event' (%%%u) must be an OpTypeEvent value",

@@ -8,11 +8,12 @@ import sys
 grammar, header = sys.argv[1], sys.argv[2]
 insts = {i["opname"]: i for i in json.load(open(grammar))["instructions"]}
 text = open(header).read()
-expect = {"AsyncCommit": "GAC_ASYNC_COMMIT", "AsyncWait": "GAC_ASYNC_WAIT"}
+expect = {"AsyncCommit": ("GAC_ASYNC_COMMIT", 2), "AsyncWait": ("GAC_ASYNC_WAIT", 2),
+          "PipelineLoop": ("GAC_PIPELINE_LOOP", 1), "PipelineStatement": ("GAC_PIPELINE_STATEMENT", 2)}
 failed = 0
-for opname, enum in expect.items():
+for opname, (enum, operands) in expect.items():
     m = re.search(r"\b%s = (\d+)" % enum, text)
-    ok = opname in insts and m and int(m.group(1)) == insts[opname]["opcode"] and len(insts[opname]["operands"]) == 2
+    ok = opname in insts and m and int(m.group(1)) == insts[opname]["opcode"] and len(insts[opname]["operands"]) == operands
     print("%s %s" % ("PASS" if ok else "FAIL", opname))
     failed += not ok
 words = re.search(r"GAC_PIPELINE_NUM_WORDS = (\d+)", text)
@@ -22,5 +23,5 @@ failed += not ok
 extra = set(insts) - set(expect)
 print("%s no instruction the header lacks%s" % ("FAIL" if extra else "PASS", (": %s" % extra) if extra else ""))
 failed += bool(extra)
-print("%d passed, %d failed" % (4 - failed, failed))
+print("%d passed, %d failed" % (len(expect) + 2 - failed, failed))
 sys.exit(1 if failed else 0)

@@ -8,6 +8,7 @@
 
 #include "file_io.h"
 #include "gac/pass.h"
+#include "gac/ptx.h"
 #include "gac/text.h"
 #include "gac/validate.h"
 
@@ -37,6 +38,11 @@ static void usage(FILE *out) {
         "                      opencl2.0, ...). Default: universal SPIR-V 1.6.\n"
         "  --print             Print the module (after passes) as text, with the\n"
         "                      GroupAsyncCopies instructions and operands by name.\n"
+        "  --emit=ptx          After the passes, write a PTX module (every kernel) to -o\n"
+        "                      instead of SPIR-V: copies and queues lowered for PTX,\n"
+        "                      llvm-spirv-15 -r, LLVM 19's NVPTX backend (docs/PTX.md).\n"
+        "  --sm=80|90          The PTX target: cp.async groups (80, default) or also\n"
+        "                      bulk copies on mbarriers (90).\n"
         "  --help              Show this help.\n"
         "  --version           Show the version.\n"
         "\n"
@@ -71,7 +77,8 @@ static bool report(gac_diag *d, const char *source) {
 
 int main(int argc, char **argv) {
   const char *input = NULL, *output = NULL;
-  bool validate = false, print = false, core = true;
+  bool validate = false, print = false, core = true, emit_ptx = false;
+  unsigned sm = 80;
   int target_env = -1;
   pass_request passes[MAX_PASSES];
   unsigned num_passes = 0;
@@ -94,6 +101,14 @@ int main(int argc, char **argv) {
       core = false;
     } else if (strcmp(a, "--print") == 0) {
       print = true;
+    } else if (strcmp(a, "--emit=ptx") == 0) {
+      emit_ptx = true;
+    } else if (strncmp(a, "--emit=", 7) == 0) {
+      return usage_error("unknown output kind '%s' (ptx is the one)", a + 7);
+    } else if (strncmp(a, "--sm=", 5) == 0) {
+      if (strcmp(a + 5, "80") != 0 && strcmp(a + 5, "90") != 0)
+        return usage_error("--sm=%s: expected 80 or 90", a + 5);
+      sm = (unsigned)atoi(a + 5);
     } else if (strncmp(a, "--target-env=", 13) == 0) {
       target_env = gac_target_env_parse(a + 13);
       if (target_env < 0)
@@ -124,6 +139,15 @@ int main(int argc, char **argv) {
     return usage_error("%s", "no input file");
   if (!output && !print && !validate && !only_analyses(passes, num_passes))
     return usage_error("%s", "nothing to do: give -o, --print, --validate or an analysis (--check-async)");
+  if (emit_ptx && (!output || print))
+    return usage_error("%s", "--emit=ptx writes PTX to -o, and does not go with --print");
+#ifndef GAC_HAVE_PTX
+  if (emit_ptx) {
+    fputs("gac-opt: error: this gac-opt was built without LLVM 19 (llvm-19-dev); --emit=ptx is not available\n",
+          stderr);
+    return EXIT_INVALID;
+  }
+#endif
 
   const char *source = strcmp(input, "-") == 0 ? "<stdin>" : input;
   char *bytes;
@@ -161,6 +185,20 @@ int main(int argc, char **argv) {
       goto done;
     }
   }
+
+#ifdef GAC_HAVE_PTX
+  if (emit_ptx) {
+    char *ptx;
+    size_t ptx_size;
+    gac_ptx_options popts = {.sm = sm};
+    bool ok = gac_emit_ptx(m, &popts, &ptx, &ptx_size, &diag);
+    if (!report(&diag, source) || !ok || !write_file_atomic(output, ptx, ptx_size))
+      status = EXIT_INVALID;
+    free(ptx);
+    goto done;
+  }
+#endif
+  (void)sm;
 
   uint32_t *words = NULL;
   size_t num_words = 0;

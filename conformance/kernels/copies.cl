@@ -29,3 +29,13 @@ kernel void copy3d(global const uchar *src, global uchar *dst, local uchar *tile
                                  tile_line, tile_plane, dst_line, dst_plane, 0);
   wait_group_events(1, &e);
 }
+
+/* OpenCL's own 1D copies (core OpGroupAsyncCopy, which the PTX path lowers
+ * too): global -> local with a stride, then local -> global. */
+kernel void copy1d(global const float *src, global float *dst, local float *tile, ulong n, ulong stride) {
+  size_t g = get_group_id(0);
+  event_t e = async_work_group_strided_copy(tile, src + g * n * stride, n, stride, 0);
+  wait_group_events(1, &e);
+  e = async_work_group_copy(dst + g * n, tile, n, 0);
+  wait_group_events(1, &e);
+}

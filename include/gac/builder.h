@@ -32,6 +32,10 @@ gac_builder gac_builder_after(gac_module *m, gac_inst *inst);
 gac_inst *gac_inst_create(gac_module *m, uint16_t opcode, uint32_t type_id,
                           uint32_t result_id, const gac_op *ops, unsigned num_ops);
 
+/* A detached copy of inst whose result id and id operands (not its type)
+ * are passed through map. */
+gac_inst *gac_inst_clone(gac_module *m, const gac_inst *inst, uint32_t (*map)(void *user, uint32_t id), void *user);
+
 /* Creates and inserts; returns the instruction (result in ->result_id). */
 gac_inst *gac_build(gac_builder *b, uint16_t opcode, uint32_t type_id, uint32_t result_id,
                     const gac_op *ops, unsigned num_ops);
@@ -74,9 +78,26 @@ gac_inst *gac_block_terminator(const gac_block *b);
  * block. inst's block is left without a terminator, for the caller to end. */
 gac_block *gac_block_split_after(gac_module *m, gac_inst *inst);
 
+/* The blocks b's terminator branches to (at most max; a label may repeat). */
+unsigned gac_block_successors(const gac_module *m, const gac_block *b, gac_block **out, unsigned max);
+
 /* Removes a function with all its instructions, and the names and
  * decorations of its result and parameters. */
 void gac_function_remove(gac_module *m, gac_function *f);
+
+/* The name in id's LinkageAttributes decoration (import or export), or NULL. */
+const char *gac_linkage_name(const gac_module *m, uint32_t id);
+
+/* The function imported under `name` (an OpFunction without blocks, with an
+ * Import LinkageAttributes decoration, placed before every definition as the
+ * logical layout asks), created with the given type if the module lacks it.
+ * Returns its id. Adds the Linkage capability. */
+uint32_t gac_require_import_function(gac_module *m, const char *name, uint32_t return_type,
+                                     const uint32_t *param_types, unsigned num_params);
+
+/* Lists global variable `var` in every entry point's interface that does not
+ * list it (from SPIR-V 1.4 every global an entry point uses must be listed). */
+void gac_add_to_interfaces(gac_module *m, uint32_t var);
 
 /* OpVariable in the global section decorated BuiltIn `builtin`, created
  * (Input, of type `type`, with BuiltIn and Constant decorations, and listed

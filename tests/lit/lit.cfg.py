@@ -20,3 +20,8 @@ for var in ("ASAN_OPTIONS", "UBSAN_OPTIONS"):
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
 config.substitutions.append(("%gac-include", os.path.join(config.test_source_root, "..", "..", "include")))
 config.substitutions.append(("%expect-exit", os.path.join(config.test_source_root, "expect-exit")))
+# OpenCL C (with gac's builtins) to SPIR-V, as the conformance kernels are built.
+config.substitutions.append(("%clang-spir", "clang-15 -cc1 -triple spir64-unknown-unknown -cl-std=CL1.2 "
+                             "-emit-llvm-bc -finclude-default-header -include %s -no-opaque-pointers -O2" %
+                             os.path.join(config.test_source_root, "..", "..", "include", "gac", "cl",
+                                          "extended_async_copies.h")))

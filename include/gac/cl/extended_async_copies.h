@@ -41,6 +41,19 @@ event_t GAC_OVERLOAD gac_async_work_group_copy_3D3D(
 void GAC_OVERLOAD gac_async_commit(uint queue, event_t event);
 void GAC_OVERLOAD gac_async_wait(uint queue, uint in_flight);
 
+/* Software-pipeline annotations (docs/ASYNC_PIPELINE.md), for gac-opt
+ * --pipeline-loops. In the body of a counted loop:
+ *   gac_pipeline_loop(GAC_ASYNC_STAGE(0));   which stages are async (a mask)
+ *   gac_pipeline_stage(0, 0);                a statement: stage 0, order 0
+ *   ...copies into __local arrays, then wait_group_events...
+ *   gac_pipeline_stage(1, 1);                the next statement
+ *   ...compute on them, barrier...
+ * A statement runs from its marker to the next one or the end of the body.
+ * Constants only. Without --pipeline-loops the loop runs as written. */
+void GAC_OVERLOAD gac_pipeline_loop(uint async_stages);
+void GAC_OVERLOAD gac_pipeline_stage(uint stage, uint order);
+#define GAC_ASYNC_STAGE(s) (1u << (s))
+
 #define async_work_group_copy_2D2D gac_async_work_group_copy_2D2D
 #define async_work_group_copy_3D3D gac_async_work_group_copy_3D3D
 

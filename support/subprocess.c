@@ -10,7 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "layer.h"
+#include "subprocess.h"
 
 extern char **environ;
 
@@ -27,7 +27,7 @@ bool gac_run(char *const argv[], const char *log_path) {
   else {
     FILE *log = fopen(log_path, "a");
     if (log) {
-      fprintf(log, "gac layer: cannot run %s: %s\n", argv[0], strerror(errno));
+      fprintf(log, "gac: cannot run %s: %s\n", argv[0], strerror(errno));
       fclose(log);
     }
   }
@@ -63,7 +63,7 @@ bool gac_write_file(const char *path, const void *data, size_t size) {
 }
 
 bool gac_scratch_dir(char dir[32]) {
-  snprintf(dir, 32, "/tmp/gac-layer-XXXXXX");
+  snprintf(dir, 32, "/tmp/gac-XXXXXX");
   return mkdtemp(dir) != NULL;
 }
 
@@ -74,3 +74,32 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
 }
 
 void gac_scratch_remove(const char *dir) { nftw(dir, remove_entry, 8, FTW_DEPTH | FTW_PHYS); }
+
+/* llvm-spirv-15 -r in a scratch folder. */
+bool gac_spirv_to_bitcode(const uint32_t *words, size_t n, const char *tool, unsigned char **bc, size_t *bc_size,
+                          char **log) {
+  char dir[32];
+  if (!gac_scratch_dir(dir)) {
+    *log = strdup("gac: cannot create a scratch folder in /tmp");
+    return false;
+  }
+  char in[64], out[64], err_path[64];
+  snprintf(in, sizeof in, "%s/in.spv", dir);
+  snprintf(out, sizeof out, "%s/out.bc", dir);
+  snprintf(err_path, sizeof err_path, "%s/stderr", dir);
+  bool ok = gac_write_file(in, words, n * sizeof(uint32_t));
+  if (!tool)
+    tool = getenv("GAC_LLVM_SPIRV") ? getenv("GAC_LLVM_SPIRV") : "llvm-spirv-15";
+  char *argv[] = {(char *)tool, "-r", "--spirv-target-env=CL1.2", in, "-o", out, NULL};
+  ok = ok && gac_run(argv, err_path) && (*bc = (unsigned char *)gac_read_file(out, bc_size));
+  if (!ok) {
+    size_t len = 0;
+    char *err = gac_read_file(err_path, &len);
+    if (asprintf(log, "gac: %s -r failed:\n%s", tool, err ? err : "") < 0)
+      *log = NULL;
+    free(err);
+  }
+  gac_scratch_remove(dir);
+  return ok;
+}
+

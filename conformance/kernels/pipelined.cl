@@ -1,0 +1,59 @@
+/* Software-pipelined tiled kernels (gac-opt --pipeline-loops). Built with
+ * -DSTAGES=2, 3 or 4; the same source built without --pipeline-loops is the
+ * unpipelined kernel the pipelined ones must match. The copies of stage 0
+ * run STAGES - 1 tiles ahead of the computation that reads them. */
+#ifndef STAGES
+#define STAGES 2
+#endif
+#define LAST (STAGES - 1)
+#define MID (STAGES > 2 ? STAGES - 2 : 1)
+#define TS 16
+
+/* C = A B for n x n matrices, n a multiple of TS: each group walks the
+ * n / TS tiles of its row of A and column of B. */
+kernel void matmul(global const float *A, global const float *B, global float *C, uint n) {
+  local float As[TS * TS], Bs[TS * TS];
+  uint lx = get_local_id(0), ly = get_local_id(1);
+  uint gx = get_group_id(0) * TS, gy = get_group_id(1) * TS;
+  float acc = 0;
+  for (uint t = 0; t < n / TS; t++) {
+    gac_pipeline_loop(GAC_ASYNC_STAGE(0));
+    gac_pipeline_stage(0, 0);
+    event_t e = async_work_group_copy_2D2D(As, 0, A, gy * n + t * TS, sizeof(float), TS, TS, n, TS, 0);
+    e = async_work_group_copy_2D2D(Bs, 0, B, t * TS * n + gx, sizeof(float), TS, TS, n, TS, e);
+    wait_group_events(1, &e);
+    gac_pipeline_stage(LAST, 1);
+    for (uint k = 0; k < TS; k++)
+      acc += As[ly * TS + k] * Bs[k * TS + lx];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  C[(gy + ly) * n + gx + lx] = acc;
+}
+
+/* A separable 3x3 smoothing over a column of `count` tiles per group: the
+ * input is (n + 2) wide with a one-element halo; stage 0 copies a tile with
+ * its halo, stage MID smooths rows into a Workgroup array (a synchronous
+ * producer, multi-buffered when MID < LAST), stage LAST smooths columns and
+ * stores the result. */
+kernel void stencil(global const float *in, global float *out, uint n, uint count) {
+  local float tile[(TS + 2) * (TS + 2)], rows[(TS + 2) * TS];
+  uint lx = get_local_id(0), ly = get_local_id(1), gx = get_group_id(0) * TS, pitch = n + 2;
+  for (uint i = 0; i < count; i++) {
+    gac_pipeline_loop(GAC_ASYNC_STAGE(0));
+    gac_pipeline_stage(0, 0);
+    uint gy = (get_group_id(1) * count + i) * TS;
+    event_t e = async_work_group_copy_2D2D(tile, 0, in, gy * pitch + gx, sizeof(float), TS + 2, TS + 2, pitch,
+                                           TS + 2, 0);
+    wait_group_events(1, &e);
+    gac_pipeline_stage(MID, 1);
+    for (uint y = ly; y < TS + 2; y += TS) {
+      const local float *r = tile + y * (TS + 2) + lx;
+      rows[y * TS + lx] = 0.25f * r[0] + 0.5f * r[1] + 0.25f * r[2];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    gac_pipeline_stage(LAST, 2);
+    uint oy = (get_group_id(1) * count + i) * TS + ly;
+    out[oy * n + gx + lx] = 0.25f * rows[ly * TS + lx] + 0.5f * rows[(ly + 1) * TS + lx] + 0.25f * rows[(ly + 2) * TS + lx];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+}

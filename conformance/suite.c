@@ -1,0 +1,420 @@
+/* The conformance suite, shared by every device's runner (OpenCL on PoCL:
+ * runner.c; CUDA: cuda/runner.c): the cases, their host reference, the
+ * table. A backend loads a kernel of a program and runs it. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "suite.h"
+
+/* ---- the copy kernels and their reference ---- */
+
+/* One side of a copy: offset, line length and plane area, in elements. */
+typedef struct side {
+  uint64_t off, line, plane;
+} side;
+
+typedef struct shape {
+  uint64_t bpe, per_line, lines, planes;
+} shape;
+
+/* Elements a side spans for one group. */
+static uint64_t extent(const shape *s, const side *d) {
+  if (!s->planes || !s->lines || !s->per_line)
+    return d->off + 1; /* an empty copy: keep buffers non-empty */
+  return d->off + (s->planes - 1) * d->plane + (s->lines - 1) * d->line + s->per_line;
+}
+
+/* The reference: copy the shape from src (at `from`) to dst (at `to`). */
+static void copy_ref(const shape *s, const unsigned char *src, side from, unsigned char *dst, side to) {
+  for (uint64_t p = 0; p < s->planes; p++)
+    for (uint64_t l = 0; l < s->lines; l++)
+      memcpy(dst + (to.off + p * to.plane + l * to.line) * s->bpe,
+             src + (from.off + p * from.plane + l * from.line) * s->bpe, s->per_line * s->bpe);
+}
+
+static void fill_pattern(unsigned char *p, size_t n, unsigned seed) {
+  uint32_t x = 2463534242u ^ seed;
+  for (size_t i = 0; i < n; i++) {
+    x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+    p[i] = (unsigned char)x;
+  }
+}
+
+typedef struct copy_case {
+  const char *name; /* copy2d or copy3d */
+  shape s;
+  side src, tile, dst;
+  uint64_t groups, local;
+} copy_case;
+
+static bool check_bytes(const unsigned char *got, const unsigned char *want, size_t n, char *why, size_t why_len) {
+  for (size_t i = 0; i < n; i++)
+    if (got[i] != want[i]) {
+      snprintf(why, why_len, "byte %zu: got 0x%02x, want 0x%02x", i, got[i], want[i]);
+      return false;
+    }
+  return true;
+}
+
+static bool run_copy(const gac_backend *o, const copy_case *c, double *ms, char *why, size_t why_len) {
+  void *k = o->load(o->self, "copies", c->name, why, why_len);
+  if (!k)
+    return false;
+  const shape *s = &c->s;
+  /* Each group's tile of global memory starts `stride` elements after the previous one. */
+  uint64_t stride = extent(s, &c->src) > extent(s, &c->dst) ? extent(s, &c->src) : extent(s, &c->dst);
+  size_t src_bytes = (size_t)(stride * c->groups * s->bpe), dst_bytes = src_bytes;
+  size_t tile_bytes = (size_t)(extent(s, &c->tile) * s->bpe);
+  unsigned char *src = malloc(src_bytes), *dst = malloc(dst_bytes), *want = malloc(dst_bytes);
+  fill_pattern(src, src_bytes, 1);
+  memset(dst, 0xee, dst_bytes);
+  memset(want, 0xee, dst_bytes);
+  for (uint64_t g = 0; g < c->groups; g++) {
+    side from = c->src, to = c->dst;
+    from.off += g * stride;
+    to.off += g * stride;
+    copy_ref(s, src, from, want, to);
+  }
+  arg args[17];
+  unsigned n = 0;
+  args[n++] = BUF(src, src_bytes);
+  args[n++] = BUF(dst, dst_bytes);
+  args[n++] = LOCAL(tile_bytes);
+  args[n++] = U64(s->bpe);
+  args[n++] = U64(s->per_line);
+  args[n++] = U64(s->lines);
+  bool is3d = strcmp(c->name, "copy3d") == 0;
+  if (is3d)
+    args[n++] = U64(s->planes);
+  const side *sides[3] = {&c->src, &c->tile, &c->dst};
+  for (unsigned i = 0; i < 3; i++) {
+    args[n++] = U64(sides[i]->off);
+    args[n++] = U64(sides[i]->line);
+    if (is3d)
+      args[n++] = U64(sides[i]->plane);
+  }
+  args[n++] = U64(stride);
+  size_t global = (size_t)(c->groups * c->local), local = (size_t)c->local;
+  *ms = o->run(o->self, k, args, n, 1, &global, &local, why, why_len);
+  bool ok = *ms >= 0 && check_bytes(dst, want, dst_bytes, why, why_len);
+  free(src);
+  free(dst);
+  free(want);
+  o->release(o->self, k);
+  return ok;
+}
+
+/* ---- constant shapes, typed elements, shared events, branches ---- */
+
+typedef struct shapes_case {
+  const char *program; /* shapes-<variant>, compiled with its -D values */
+  size_t elem, per_line, lines, src_line, groups, local;
+  int flip;
+} shapes_case;
+
+static bool run_shapes(const gac_backend *o, const shapes_case *c, double *ms, char *why, size_t why_len) {
+  void *k = o->load(o->self, c->program, "shapes", why, why_len);
+  if (!k)
+    return false;
+  size_t group_elems = c->src_line * c->lines, bytes = group_elems * c->groups * c->elem;
+  unsigned char *src = malloc(bytes), *dst = malloc(bytes), *want = malloc(bytes);
+  fill_pattern(src, bytes, 2);
+  memset(dst, 0xee, bytes);
+  memset(want, 0xee, bytes);
+  shape s = {c->elem, c->per_line, c->lines, 1};
+  for (size_t g = 0; g < c->groups; g++) {
+    side at = {g * group_elems, c->src_line, 0};
+    copy_ref(&s, src, at, want, at);
+  }
+  size_t tile = c->per_line * c->lines * c->elem;
+  arg args[] = {BUF(src, bytes), BUF(dst, bytes), LOCAL(tile), LOCAL(tile), I32(c->flip)};
+  size_t global = c->groups * c->local;
+  *ms = o->run(o->self, k, args, 5, 1, &global, &c->local, why, why_len);
+  bool ok = *ms >= 0 && check_bytes(dst, want, bytes, why, why_len);
+  free(src);
+  free(dst);
+  free(want);
+  o->release(o->self, k);
+  return ok;
+}
+
+/* ---- kernels that compute with the copied data ---- */
+
+enum { T = 16 };
+
+static bool check_floats(const float *got, const float *want, size_t n, char *why, size_t why_len) {
+  for (size_t i = 0; i < n; i++)
+    if (got[i] != want[i]) { /* inputs are small integers: results are exact */
+      snprintf(why, why_len, "element %zu: got %g, want %g", i, got[i], want[i]);
+      return false;
+    }
+  return true;
+}
+
+static float *small_ints(size_t n, unsigned seed) {
+  float *f = malloc(n * sizeof(float));
+  uint32_t x = 88172645u ^ seed;
+  for (size_t i = 0; i < n; i++) {
+    x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+    f[i] = (float)(x % 64);
+  }
+  return f;
+}
+
+/* Runs a kernel whose result is n floats in `out`, compares them with
+ * `want`, and frees the three arrays and the kernel. */
+static bool run_float_kernel(const gac_backend *o, void *k, arg *args, unsigned nargs, unsigned dims,
+                             const size_t *global, const size_t *local, float *in, float *out, float *want,
+                             size_t n, double *ms, char *why, size_t why_len) {
+  *ms = o->run(o->self, k, args, nargs, dims, global, local, why, why_len);
+  bool ok = *ms >= 0 && check_floats(out, want, n, why, why_len);
+  free(in);
+  free(out);
+  free(want);
+  o->release(o->self, k);
+  return ok;
+}
+
+static bool run_stencil(const gac_backend *o, size_t n, double *ms, char *why, size_t why_len) {
+  void *k = o->load(o->self, "compute", "stencil", why, why_len);
+  if (!k)
+    return false;
+  size_t pitch = n + 2;
+  float *in = small_ints(pitch * pitch, 3), *out = calloc(n * n, sizeof(float)), *want = malloc(n * n * sizeof(float));
+  for (size_t y = 1; y <= n; y++)
+    for (size_t x = 1; x <= n; x++)
+      want[(y - 1) * n + x - 1] = in[y * pitch + x] * 0.5f + 0.125f * (in[(y - 1) * pitch + x] + in[(y + 1) * pitch + x] +
+                                                                      in[y * pitch + x - 1] + in[y * pitch + x + 1]);
+  arg args[] = {BUF(in, pitch * pitch * sizeof(float)), BUF(out, n * n * sizeof(float)), U64(n),
+                LOCAL((T + 2) * (T + 2) * sizeof(float))};
+  size_t global[2] = {n, n}, local[2] = {T, T};
+  return run_float_kernel(o, k, args, 4, 2, global, local, in, out, want, n * n, ms, why, why_len);
+}
+
+static bool run_transpose(const gac_backend *o, size_t n, double *ms, char *why, size_t why_len) {
+  void *k = o->load(o->self, "compute", "transpose", why, why_len);
+  if (!k)
+    return false;
+  float *in = small_ints(n * n, 4), *out = calloc(n * n, sizeof(float)), *want = malloc(n * n * sizeof(float));
+  for (size_t y = 0; y < n; y++)
+    for (size_t x = 0; x < n; x++)
+      want[x * n + y] = in[y * n + x];
+  arg args[] = {BUF(in, n * n * sizeof(float)), BUF(out, n * n * sizeof(float)), U64(n),
+                LOCAL(T * T * sizeof(float)), LOCAL(T * T * sizeof(float))};
+  size_t global[2] = {n, n}, local[2] = {T, T};
+  return run_float_kernel(o, k, args, 5, 2, global, local, in, out, want, n * n, ms, why, why_len);
+}
+
+static bool run_double_buffer(const gac_backend *o, const char *kernel, size_t rows, size_t cols, size_t count,
+                              size_t groups, size_t local, double *ms, char *why, size_t why_len) {
+  void *k = o->load(o->self, "compute", kernel, why, why_len);
+  if (!k)
+    return false;
+  size_t pitch = cols + 3, in_n = groups * count * rows * pitch, out_n = groups * count * rows;
+  float *in = small_ints(in_n, 5), *out = calloc(out_n, sizeof(float)), *want = malloc(out_n * sizeof(float));
+  for (size_t g = 0; g < groups; g++)
+    for (size_t i = 0; i < count; i++)
+      for (size_t r = 0; r < rows; r++) {
+        float s = 0;
+        for (size_t c = 0; c < cols; c++)
+          s += in[((g * count + i) * rows + r) * pitch + c];
+        want[(g * count + i) * rows + r] = s;
+      }
+  arg args[] = {BUF(in, in_n * sizeof(float)), BUF(out, out_n * sizeof(float)), U64(rows), U64(cols),
+                U64(pitch), U64(count), LOCAL(2 * rows * cols * sizeof(float))};
+  size_t global = groups * local;
+  return run_float_kernel(o, k, args, 7, 1, &global, &local, in, out, want, out_n, ms, why, why_len);
+}
+
+/* OpenCL's 1D copies: element i of each group's `n` comes from src[(g n + i) stride]. */
+static bool run_copy1d(const gac_backend *o, size_t n, size_t stride, size_t groups, size_t local, double *ms,
+                       char *why, size_t why_len) {
+  void *k = o->load(o->self, "copies", "copy1d", why, why_len);
+  if (!k)
+    return false;
+  float *in = small_ints(groups * n * stride, 6), *out = calloc(groups * n, sizeof(float));
+  float *want = malloc(groups * n * sizeof(float));
+  for (size_t i = 0; i < groups * n; i++)
+    want[i] = in[i * stride];
+  arg args[] = {BUF(in, groups * n * stride * sizeof(float)), BUF(out, groups * n * sizeof(float)),
+                LOCAL(n * sizeof(float)), U64(n), U64(stride)};
+  size_t global = groups * local;
+  return run_float_kernel(o, k, args, 5, 1, &global, &local, in, out, want, groups * n, ms, why, why_len);
+}
+
+/* ---- software-pipelined kernels (kernels/pipelined.cl) ---- */
+
+#define TS 16
+
+static bool run_matmul(const gac_backend *o, const char *program, size_t n, double *ms, char *why, size_t why_len) {
+  void *k = o->load(o->self, program, "matmul", why, why_len);
+  if (!k)
+    return false;
+  float *a = small_ints(2 * n * n, 6), *c = calloc(n * n, sizeof(float)), *want = malloc(n * n * sizeof(float));
+  const float *b = a + n * n;
+  for (size_t y = 0; y < n; y++)
+    for (size_t x = 0; x < n; x++) {
+      float s = 0;
+      for (size_t i = 0; i < n; i++)
+        s += a[y * n + i] * b[i * n + x];
+      want[y * n + x] = s;
+    }
+  arg args[] = {BUF(a, n * n * sizeof(float)), BUF(a + n * n, n * n * sizeof(float)), BUF(c, n * n * sizeof(float)),
+                I32(n)};
+  size_t global[2] = {n, n}, local[2] = {TS, TS};
+  return run_float_kernel(o, k, args, 4, 2, global, local, a, c, want, n * n, ms, why, why_len);
+}
+
+/* Rows then columns, weights 1/4 1/2 1/4, over `count` tiles per group. */
+static bool run_tiled_stencil(const gac_backend *o, const char *program, size_t n, size_t count, double *ms,
+                              char *why, size_t why_len) {
+  void *k = o->load(o->self, program, "stencil", why, why_len);
+  if (!k)
+    return false;
+  size_t height = n * count, pitch = n + 2, in_n = (height + 2) * pitch;
+  float *in = small_ints(in_n, 7), *out = calloc(n * height, sizeof(float)), *want = malloc(n * height * sizeof(float));
+  float *rows = malloc(in_n * sizeof(float));
+  for (size_t y = 0; y < height + 2; y++)
+    for (size_t x = 0; x < n; x++)
+      rows[y * pitch + x] = 0.25f * in[y * pitch + x] + 0.5f * in[y * pitch + x + 1] + 0.25f * in[y * pitch + x + 2];
+  for (size_t y = 0; y < height; y++)
+    for (size_t x = 0; x < n; x++)
+      want[y * n + x] = 0.25f * rows[y * pitch + x] + 0.5f * rows[(y + 1) * pitch + x] + 0.25f * rows[(y + 2) * pitch + x];
+  free(rows);
+  arg args[] = {BUF(in, in_n * sizeof(float)), BUF(out, n * height * sizeof(float)), I32(n), I32(count)};
+  size_t global[2] = {n, n / TS * TS}, local[2] = {TS, TS};
+  return run_float_kernel(o, k, args, 4, 2, global, local, in, out, want, n * height, ms, why, why_len);
+}
+
+/* ---- the table ---- */
+
+static unsigned passed, failed;
+
+/* GAC_CONFORMANCE_ONLY=text in the environment: run only the rows whose
+ * kernel name or parameters contain it (for working on one kernel). */
+static bool wanted(const char *kernel, const char *params) {
+  const char *only = getenv("GAC_CONFORMANCE_ONLY");
+  return !only || strstr(kernel, only) || strstr(params, only);
+}
+
+static void row(const char *kernel, const char *params, bool ok, double ms, const char *why) {
+  printf("%-14s %-58s %-4s %8.2f ms%s%s\n", kernel, params, ok ? "PASS" : "FAIL", ms < 0 ? 0 : ms,
+         ok ? "" : "  ", ok ? "" : why);
+  ok ? passed++ : failed++;
+}
+
+static void copy_row(const gac_backend *o, const copy_case *c) {
+  char params[160], why[512] = "";
+  snprintf(params, sizeof params,
+           "bpe=%llu %llux%llux%llu src(%llu,%llu,%llu) tile(%llu,%llu,%llu) dst(%llu,%llu,%llu) g=%llu l=%llu",
+           (unsigned long long)c->s.bpe, (unsigned long long)c->s.per_line, (unsigned long long)c->s.lines,
+           (unsigned long long)c->s.planes, (unsigned long long)c->src.off, (unsigned long long)c->src.line,
+           (unsigned long long)c->src.plane, (unsigned long long)c->tile.off, (unsigned long long)c->tile.line,
+           (unsigned long long)c->tile.plane, (unsigned long long)c->dst.off, (unsigned long long)c->dst.line,
+           (unsigned long long)c->dst.plane, (unsigned long long)c->groups, (unsigned long long)c->local);
+  double ms = -1;
+  if (!wanted(c->name, params))
+    return;
+  bool ok = run_copy(o, c, &ms, why, sizeof why);
+  row(c->name, params, ok, ms, why);
+}
+
+unsigned gac_conformance_suite(const gac_backend *o) {
+  passed = failed = 0;
+  printf("%-14s %-58s %-4s %11s\n", "kernel", "parameters", "", "time*");
+
+  /* 2D and 3D, both directions (in, then back out), every element size the
+   * issue names, odd shapes, offsets, lengths above the minimum, local sizes
+   * 1, 3, 17, 64 and 256, many work-groups each on its own tile. */
+  static const copy_case copies[] = {
+      {"copy2d", {1, 16, 8, 1}, {0, 16, 0}, {0, 16, 0}, {0, 16, 0}, 4, 1},
+      {"copy2d", {2, 37, 13, 1}, {5, 40, 0}, {0, 37, 0}, {3, 41, 0}, 3, 3},
+      {"copy2d", {3, 37, 13, 1}, {1, 50, 0}, {2, 39, 0}, {0, 37, 0}, 5, 17},
+      {"copy2d", {4, 64, 32, 1}, {0, 64, 0}, {0, 64, 0}, {0, 64, 0}, 8, 64},
+      {"copy2d", {8, 33, 7, 1}, {7, 35, 0}, {1, 34, 0}, {2, 33, 0}, 6, 256},
+      {"copy2d", {12, 5, 9, 1}, {0, 11, 0}, {0, 5, 0}, {4, 7, 0}, 7, 17},
+      {"copy2d", {16, 12, 12, 1}, {3, 20, 0}, {0, 12, 0}, {0, 15, 0}, 16, 64},
+      {"copy2d", {4, 1, 1, 1}, {0, 1, 0}, {0, 1, 0}, {0, 1, 0}, 2, 3},
+      {"copy2d", {4, 10, 0, 1}, {0, 10, 0}, {0, 10, 0}, {0, 10, 0}, 2, 17},
+      {"copy3d", {1, 37, 13, 5}, {0, 37, 481}, {0, 37, 481}, {0, 37, 481}, 3, 64},
+      {"copy3d", {4, 37, 13, 5}, {9, 40, 600}, {3, 38, 500}, {1, 41, 700}, 4, 17},
+      {"copy3d", {2, 8, 4, 3}, {0, 9, 40}, {0, 8, 32}, {0, 10, 45}, 9, 3},
+      {"copy3d", {12, 6, 5, 4}, {2, 7, 36}, {0, 6, 30}, {5, 9, 50}, 5, 256},
+      {"copy3d", {16, 4, 4, 4}, {0, 4, 16}, {0, 4, 16}, {0, 4, 16}, 12, 1},
+      {"copy3d", {8, 16, 16, 2}, {0, 20, 400}, {0, 16, 256}, {0, 18, 300}, 4, 64},
+  };
+  for (size_t i = 0; i < sizeof copies / sizeof copies[0]; i++)
+    copy_row(o, &copies[i]);
+
+  static const shapes_case shapes[] = {
+      {"shapes-uchar", 1, 37, 13, 41, 5, 17, 0},  {"shapes-uchar", 1, 37, 13, 41, 5, 17, 1},
+      {"shapes-short", 2, 16, 8, 24, 4, 64, 1},   {"shapes-float4", 16, 8, 8, 9, 3, 3, 0},
+      {"shapes-int3", 16, 5, 7, 6, 4, 1, 1},      {"shapes-long2", 16, 9, 3, 12, 6, 256, 0},
+      {"shapes-int1", 4, 1, 1, 1, 3, 17, 1},
+  };
+  for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+    const shapes_case *c = &shapes[i];
+    char params[160], why[512] = "";
+    snprintf(params, sizeof params, "%s: %zu-byte %zux%zu line %zu, shared event, %s branch, g=%zu l=%zu",
+             c->program, c->elem, c->per_line, c->lines, c->src_line, c->flip ? "then" : "else", c->groups, c->local);
+    double ms = -1;
+    if (!wanted("shapes", params))
+      continue;
+    bool ok = run_shapes(o, c, &ms, why, sizeof why);
+    row("shapes", params, ok, ms, why);
+  }
+
+  char why[512] = "";
+  double ms = -1;
+  bool ok;
+  /* One row of the table: runs `call` unless GAC_CONFORMANCE_ONLY excludes it. */
+#define ROW(kernel, params, call)                                                                            \
+  do {                                                                                                       \
+    if (wanted((kernel), (params))) {                                                                        \
+      ok = (call);                                                                                           \
+      row((kernel), (params), ok, ms, why);                                                                  \
+    }                                                                                                        \
+  } while (0)
+  ROW("copy1d", "async_work_group_strided_copy in (100 floats, stride 3), copy out, g=4 l=17",
+      run_copy1d(o, 100, 3, 4, 17, &ms, why, sizeof why));
+  ROW("copy1d", "async_work_group_strided_copy in (256 floats, stride 1), copy out, g=3 l=64",
+      run_copy1d(o, 256, 1, 3, 64, &ms, why, sizeof why));
+  ROW("stencil", "5-point, 64x64 floats, 16x16 tiles with halo, l=16x16",
+      run_stencil(o, 64, &ms, why, sizeof why));
+  ROW("transpose", "64x64 floats through local memory, 16x16 tiles, l=16x16",
+      run_transpose(o, 64, &ms, why, sizeof why));
+  ROW("double_buffer", "6 tiles of 8x29 floats per group, prefetch next, g=5 l=17",
+      run_double_buffer(o, "double_buffer", 8, 29, 6, 5, 17, &ms, why, sizeof why));
+  ROW("double_buffer", "3 tiles of 32x64 floats per group, prefetch next, g=2 l=256",
+      run_double_buffer(o, "double_buffer", 32, 64, 3, 2, 256, &ms, why, sizeof why));
+  ROW("queued_dbuf", "as above through async queue 0: commit, wait(0, 1), g=5 l=17",
+      run_double_buffer(o, "queued_double_buffer", 8, 29, 6, 5, 17, &ms, why, sizeof why));
+  ROW("queued_dbuf", "one tile only: wait(0, 0) at once, g=3 l=64",
+      run_double_buffer(o, "queued_double_buffer", 16, 8, 1, 3, 64, &ms, why, sizeof why));
+
+  /* Each pipelined build and the unpipelined one against the same host
+   * reference: long loops, and loops shorter than the pipeline (those take
+   * the loop as written). */
+  static const char *const pipelined[] = {"unpipelined", "pipelined-s2", "pipelined-s3", "pipelined-s4"};
+  for (size_t i = 0; i < sizeof pipelined / sizeof pipelined[0]; i++) {
+    static const size_t sizes[] = {128, 32, 16}, counts[] = {9, 2, 1};
+    for (size_t j = 0; j < sizeof sizes / sizeof sizes[0]; j++) {
+      char params[160];
+      snprintf(params, sizeof params, "%s: %zux%zu floats, %zu tiles of 16x16 per group", pipelined[i], sizes[j],
+               sizes[j], sizes[j] / TS);
+      ROW("matmul", params, run_matmul(o, pipelined[i], sizes[j], &ms, why, sizeof why));
+    }
+    for (size_t j = 0; j < sizeof counts / sizeof counts[0]; j++) {
+      char params[160];
+      snprintf(params, sizeof params, "%s: 2x2 groups of %zu 16x16 tiles each (with halo), rows then columns",
+               pipelined[i], counts[j]);
+      ROW("stencil_tiles", params, run_tiled_stencil(o, pipelined[i], 32, counts[j], &ms, why, sizeof why));
+    }
+  }
+#undef ROW
+
+  printf("%u passed, %u failed\n", passed, failed);
+  return failed;
+}

@@ -1,0 +1,40 @@
+/* The PTX path (docs/PTX.md): a SPIR-V module with async copies and queues
+ * to one PTX module for sm_80 (cp.async groups) or sm_90 (bulk copies on
+ * mbarriers where they apply). */
+#ifndef GAC_PTX_H
+#define GAC_PTX_H
+
+#include <stddef.h>
+
+#include "gac/module.h"
+
+/* The functions that --lower-async-copies=ptx imports and the emitter
+ * defines with NVVM intrinsics (dst: a local uchar pointer, src: global). */
+#define GAC_PTX_CP_ASYNC_PREFIX "__gac_cp_async_" /* + 4, 8 or 16: (dst, src) */
+#define GAC_PTX_COMMIT "__gac_cp_async_commit"     /* () */
+#define GAC_PTX_WAIT "__gac_cp_async_wait"         /* (uint M), M a constant */
+#define GAC_PTX_WAIT_ALL "__gac_cp_async_wait_all" /* () */
+/* sm_90: mbarriers (a local ulong *), bulk copies, the proxy fence. */
+#define GAC_PTX_MBAR_INIT "__gac_mbar_init"           /* (mbar): count 1 */
+#define GAC_PTX_MBAR_INIT_FENCE "__gac_mbar_init_fence" /* () */
+#define GAC_PTX_MBAR_EXPECT_TX "__gac_mbar_expect_tx" /* (mbar, uint bytes) */
+#define GAC_PTX_MBAR_ARRIVE "__gac_mbar_arrive"       /* (mbar) */
+#define GAC_PTX_MBAR_WAIT "__gac_mbar_wait"           /* (mbar, uint parity) */
+#define GAC_PTX_BULK_LOAD "__gac_bulk_load"           /* (dst, src, uint bytes, mbar) */
+#define GAC_PTX_BULK_STORE "__gac_bulk_store"         /* (global dst, local src, uint bytes) */
+#define GAC_PTX_BULK_COMMIT "__gac_bulk_commit"       /* () */
+#define GAC_PTX_BULK_WAIT "__gac_bulk_wait"           /* (): stores complete */
+#define GAC_PTX_FENCE_PROXY_ASYNC "__gac_fence_proxy_async" /* () */
+
+typedef struct gac_ptx_options {
+  unsigned sm;            /* 80 or 90 */
+  const char *llvm_spirv; /* the llvm-spirv-15 to run; NULL: $GAC_LLVM_SPIRV or "llvm-spirv-15" */
+} gac_ptx_options;
+
+/* Validates m, lowers its copies and queues for PTX (m is changed), bridges
+ * it to LLVM and emits PTX with LLVM's NVPTX backend. On success *ptx is a
+ * NUL-terminated malloc'd module of *size bytes; on failure false, with
+ * diagnostics that name the instruction or function and the rule. */
+bool gac_emit_ptx(gac_module *m, const gac_ptx_options *options, char **ptx, size_t *size, gac_diag *diag);
+
+#endif

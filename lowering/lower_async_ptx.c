@@ -1,0 +1,307 @@
+/* The waits of --lower-async-copies=ptx (docs/PTX.md): on sm_80 the copies
+ * are per-thread cp.async, and all queues share the one hardware queue of
+ * cp.async groups, whose wait count must be an immediate.
+ *
+ *   AsyncCommit(q, e)  -> __gac_cp_async_commit()        (cp.async.commit_group)
+ *   AsyncWait(q, N)    -> __gac_cp_async_wait(M); barrier (cp.async.wait_group M)
+ *   OpGroupWaitEvents  -> __gac_cp_async_wait_all(); barrier, or only the
+ *                         barrier where the events come only from copies
+ *                         that are plain loads and stores (not global ->
+ *                         local), so a store-side wait does not drain the
+ *                         prefetches in flight
+ *
+ * M is the number of hardware groups committed after the newest group of q
+ * that must complete (the (N+1)-th most recent commit to q): wait_group M
+ * leaves at most those M in flight. A forward dataflow over the CFG tracks
+ * the known newest commits (queue numbers, newest first); at a join only
+ * the common newest part stays known. If q's (N+1)-th commit lies in the
+ * known part at position i, M = i on every path; if not, it is older than
+ * all L known commits and M = L is safe (at least L groups are newer). A
+ * runtime N gives M = 0. Calls of functions that may commit forget what is
+ * known, since their groups share the hardware queue. A wait_all counts as
+ * one more group (it commits an empty one). The barrier makes the other
+ * threads' copies visible: cp.async groups are per thread. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <spirv/unified1/spirv.h>
+
+#include "gac/async_copy.h"
+#include "gac/async_pipeline.h"
+#include "gac/ptx.h"
+#include "lower_util.h"
+#include "lowering.h"
+
+enum { HISTORY = 32, WAIT_ALL_GROUP = UINT32_MAX };
+
+typedef struct history {
+  bool reached;
+  unsigned len;
+  uint32_t queue[HISTORY]; /* newest first */
+} history;
+
+static void push(history *h, uint32_t queue) {
+  unsigned keep = h->len < HISTORY ? h->len : HISTORY - 1;
+  memmove(h->queue + 1, h->queue, keep * sizeof h->queue[0]);
+  h->queue[0] = queue;
+  h->len = keep + 1;
+}
+
+/* dst := meet(dst, src); true if dst changed. */
+static bool meet(history *dst, const history *src) {
+  if (!src->reached)
+    return false;
+  if (!dst->reached) {
+    *dst = *src;
+    return true;
+  }
+  unsigned k = 0;
+  while (k < dst->len && k < src->len && dst->queue[k] == src->queue[k])
+    k++;
+  bool changed = k < dst->len;
+  dst->len = k;
+  return changed;
+}
+
+/* Whether event `id` may stand for cp.async copies: a global -> local copy,
+ * or anything not known to be a plain copy or no event (visited: ids on
+ * the path, for loops of OpPhi). */
+static bool event_may_be_async(const gac_module *m, uint32_t id, uint8_t *visited) {
+  gac_inst *def = gac_def(m, id);
+  if (!def || visited[id])
+    return !def;
+  visited[id] = 1;
+  bool result = true;
+  gac_async_copy k;
+  if (def->opcode == SpvOpConstantNull || def->opcode == SpvOpUndef)
+    result = false;
+  else if (def->opcode == SpvOpGroupAsyncCopy) /* (Execution, Destination, Source, ..., Event) */
+    result = lower_global_to_local(m, gac_operand_word(def, 3), gac_operand_word(def, 4)) ||
+             event_may_be_async(m, gac_operand_word(def, 7), visited);
+  else if (gac_async_copy_decode(m, def, &k))
+    result = lower_global_to_local(m, k.destination, k.source) ||
+             event_may_be_async(m, k.event, visited);
+  else if (def->opcode == SpvOpPhi) {
+    result = false;
+    for (unsigned i = 2; i < def->num_operands && !result; i += 2)
+      result = event_may_be_async(m, gac_operand_word(def, i), visited);
+  } else if (def->opcode == SpvOpSelect)
+    result = event_may_be_async(m, gac_operand_word(def, 3), visited) ||
+             event_may_be_async(m, gac_operand_word(def, 4), visited);
+  visited[id] = 0;
+  return result;
+}
+
+/* Whether OpGroupWaitEvents `wait` may wait for cp.async copies. Its list is
+ * usually a Function variable: the event is what the nearest store before
+ * the wait in its block put there, else any stored to it. Anything else
+ * (a parameter, a list of several) may be. */
+static bool wait_may_be_async(gac_module *m, const gac_inst *wait) {
+  uint32_t list = gac_operand_word(wait, 2);
+  gac_inst *var = gac_def(m, list);
+  if (!var || var->opcode != SpvOpVariable || var->words[3] != SpvStorageClassFunction)
+    return true;
+  uint8_t *visited = calloc(m->bound, 1);
+  bool result = false, found = false;
+  for (const gac_inst *i = wait->prev; i && !found; i = i->prev)
+    if (i->opcode == SpvOpStore && gac_operand_word(i, 0) == list) {
+      found = true;
+      result = event_may_be_async(m, gac_operand_word(i, 1), visited);
+    }
+  for (gac_operand *u = gac_first_use(m, list); u && !found && !result; u = u->next_use) {
+    const gac_inst *user = u->inst;
+    if (user->opcode == SpvOpStore && gac_operand_word(user, 0) == list)
+      result = event_may_be_async(m, gac_operand_word(user, 1), visited);
+    else if (user->opcode != SpvOpGroupWaitEvents && user->opcode != SpvOpLoad && user->opcode != SpvOpName &&
+             user->opcode != SpvOpDecorate && user->opcode != SpvOpLifetimeStart && user->opcode != SpvOpLifetimeStop)
+      result = true; /* its address escapes: unknown */
+  }
+  free(visited);
+  return result;
+}
+
+/* Whether a function commits groups (directly, or by calling a function
+ * with a body: conservatively, any call may). */
+static bool commits(const gac_module *m, const gac_function *f) {
+  gac_foreach_block(b, f) {
+    gac_foreach_inst(i, &b->insts) {
+      if (i->opcode == SpvOpGroupWaitEvents || gac_async_pipeline_op_of(m, i) == GAC_ASYNC_COMMIT)
+        return true;
+      if (i->opcode == SpvOpFunctionCall) {
+        gac_function *callee = lower_function_by_id(m, gac_operand_word(i, 2));
+        if (callee && callee->first_block)
+          return true;
+      }
+    }
+  }
+  return false;
+}
+
+/* committing[id] for each function id: decided before any is rewritten. */
+static void step(const gac_lowering *L, const bool *committing, const gac_inst *i, history *h) {
+  const gac_module *m = L->m;
+  uint32_t op = gac_async_pipeline_op_of(m, i);
+  uint64_t q;
+  if (op == GAC_ASYNC_COMMIT && lower_known(L, i->words[GAC_PIPELINE_QUEUE_WORD], &q))
+    push(h, (uint32_t)q);
+  else if (i->opcode == SpvOpGroupWaitEvents && wait_may_be_async(L->m, i))
+    push(h, WAIT_ALL_GROUP);
+  else if (i->opcode == SpvOpFunctionCall) {
+    uint32_t callee = gac_operand_word(i, 2);
+    if (callee < m->bound && committing[callee])
+      h->len = 0;
+  }
+}
+
+/* M for AsyncWait `i` in state h (see the top of the file). */
+static uint32_t wait_count(const gac_lowering *L, const gac_inst *i, const history *h) {
+  uint64_t q, n;
+  if (!lower_known(L, i->words[GAC_PIPELINE_QUEUE_WORD], &q) || !lower_known(L, i->words[GAC_PIPELINE_VALUE_WORD], &n))
+    return 0;
+  uint64_t seen = 0;
+  for (unsigned k = 0; k < h->len; k++)
+    if (h->queue[k] == q && ++seen == n + 1)
+      return k;
+  return h->len;
+}
+
+void lower_ptx_call(gac_lowering *L, gac_builder *b, const char *name, unsigned n, const uint32_t *types,
+                    const uint32_t *args) {
+  uint32_t void_type = gac_type_void(L->m);
+  uint32_t f = gac_require_import_function(L->m, name, void_type, types, n);
+  gac_op ops[8];
+  ops[0] = GAC_ID(f);
+  for (unsigned i = 0; i < n && i < 7; i++)
+    ops[i + 1] = GAC_ID(args[i]);
+  gac_build(b, SpvOpFunctionCall, void_type, GAC_NEW_ID, ops, n + 1);
+}
+
+static void call0(gac_lowering *L, gac_builder *b, const char *name) { lower_ptx_call(L, b, name, 0, NULL, NULL); }
+
+void lower_ptx_cp_async(gac_lowering *L, gac_builder *b, unsigned width, uint32_t dst, uint32_t src) {
+  char name[32];
+  snprintf(name, sizeof name, GAC_PTX_CP_ASYNC_PREFIX "%u", width);
+  uint32_t types[2] = {gac_type_pointer(L->m, SpvStorageClassWorkgroup, L->uchar_type),
+                       gac_type_pointer(L->m, SpvStorageClassCrossWorkgroup, L->uchar_type)};
+  uint32_t args[2] = {dst, src};
+  lower_ptx_call(L, b, name, 2, types, args);
+}
+
+/* Whether f has a global -> local copy: on sm_90 it gets a ring. */
+static bool loads_to_local(const gac_module *m, const gac_function *f) {
+  gac_foreach_block(b, f) {
+    gac_foreach_inst(i, &b->insts) {
+      gac_async_copy k;
+      if ((gac_async_copy_decode(m, i, &k) && lower_global_to_local(m, k.destination, k.source)) ||
+          (i->opcode == SpvOpGroupAsyncCopy && lower_global_to_local(m, gac_operand_word(i, 3), gac_operand_word(i, 4))))
+        return true;
+    }
+  }
+  return false;
+}
+
+typedef struct rewrite {
+  gac_inst *inst;
+  uint32_t op;    /* GAC_ASYNC_COMMIT, GAC_ASYNC_WAIT, or 0 for OpGroupWaitEvents */
+  uint32_t count; /* M of a wait */
+  bool drain;     /* a wait on cp.async (or bulk) loads */
+} rewrite;
+
+/* One commit, wait or OpGroupWaitEvents, replaced. On sm_90 with a ring,
+ * the same groups are counted on the mbarriers: a commit also arrives, a
+ * wait also waits for the ring's groups older than the M newest; every wait
+ * also completes the bulk stores (cp.async.bulk.wait_group 0). */
+static void rewrite_one(gac_lowering *L, gac_ptx_ring *r, const rewrite *w) {
+  gac_module *m = L->m;
+  gac_builder b = gac_builder_before(m, w->inst);
+  if (w->op == GAC_ASYNC_COMMIT || w->drain) {
+    if (w->op == GAC_ASYNC_WAIT)
+      lower_ptx_call(L, &b, GAC_PTX_WAIT, 1, (uint32_t[]){gac_type_int(m, 32, 0)},
+                     (uint32_t[]){gac_constant_int(m, gac_type_int(m, 32, 0), w->count)});
+    else
+      call0(L, &b, w->op == GAC_ASYNC_COMMIT ? GAC_PTX_COMMIT : GAC_PTX_WAIT_ALL);
+    if (r && w->op != GAC_ASYNC_WAIT)
+      lower_ptx_ring_commit(L, r, w->inst); /* an OpGroupWaitEvents commits what is pending, then waits for all */
+    if (r && w->op != GAC_ASYNC_COMMIT)
+      lower_ptx_ring_wait(L, r, w->inst, w->op == GAC_ASYNC_WAIT ? w->count : 0);
+  }
+  if (w->op != GAC_ASYNC_COMMIT) {
+    gac_builder e = gac_builder_before(m, w->inst);
+    if (L->sm90)
+      call0(L, &e, GAC_PTX_BULK_WAIT);
+    lower_workgroup_barrier(L, &e);
+  }
+  gac_inst_remove(m, w->inst);
+}
+
+/* Replaces the commits and waits of f, with the counts of the fixpoint. */
+static void lower_function(gac_lowering *L, const bool *committing, gac_function *f) {
+  gac_module *m = L->m;
+  size_t num_blocks = 0;
+  gac_foreach_block(b, f) num_blocks++;
+  if (num_blocks == 0)
+    return;
+  gac_block **blocks = malloc(num_blocks * sizeof *blocks);
+  history *in = calloc(num_blocks, sizeof *in);
+  uint32_t *index_of = calloc(m->bound, sizeof *index_of); /* label id -> block index */
+  size_t n = 0;
+  gac_foreach_block(b, f) {
+    index_of[gac_block_label(b)] = (uint32_t)n;
+    blocks[n++] = b;
+  }
+  in[0].reached = true;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t k = 0; k < num_blocks; k++) {
+      if (!in[k].reached)
+        continue;
+      history h = in[k];
+      gac_foreach_inst(i, &blocks[k]->insts) step(L, committing, i, &h);
+      gac_block *succ[64];
+      unsigned ns = gac_block_successors(m, blocks[k], succ, 64);
+      for (unsigned s = 0; s < ns; s++)
+        changed |= meet(&in[index_of[gac_block_label(succ[s])]], &h);
+    }
+  }
+  size_t num = 0, cap = 16;
+  rewrite *todo = malloc(cap * sizeof *todo);
+  uint32_t deepest = 0;
+  for (size_t k = 0; k < num_blocks; k++) {
+    history h = in[k];
+    gac_foreach_inst(i, &blocks[k]->insts) {
+      uint32_t op = gac_async_pipeline_op_of(m, i);
+      rewrite w = {i, op, op == GAC_ASYNC_WAIT ? wait_count(L, i, &h) : 0, false};
+      w.drain = op == GAC_ASYNC_WAIT || (i->opcode == SpvOpGroupWaitEvents && wait_may_be_async(m, i));
+      step(L, committing, i, &h);
+      if (!op && i->opcode != SpvOpGroupWaitEvents)
+        continue;
+      if (num == cap)
+        todo = realloc(todo, (cap *= 2) * sizeof *todo);
+      todo[num++] = w;
+      deepest = w.count > deepest ? w.count : deepest;
+    }
+  }
+  /* sm_90: the ring holds the groups that may be in flight at once. */
+  gac_ptx_ring *r = L->sm90 && loads_to_local(m, f) ? lower_ptx_ring_create(L, f, deepest + 1) : NULL;
+  for (size_t k = 0; k < num; k++)
+    rewrite_one(L, r, &todo[k]);
+  free(todo);
+  free(blocks);
+  free(in);
+  free(index_of);
+}
+
+bool lower_async_waits_ptx(gac_lowering *L) {
+  bool progress = false;
+  bool *committing = calloc(L->m->bound, sizeof *committing);
+  gac_foreach_function(f, L->m) committing[f->def->result_id] = commits(L->m, f);
+  gac_foreach_function(f, L->m) {
+    gac_foreach_block(b, f) {
+      gac_foreach_inst(i, &b->insts) progress |= i->opcode == SpvOpGroupWaitEvents || gac_async_pipeline_op_of(L->m, i);
+    }
+    lower_function(L, committing, f);
+  }
+  free(committing);
+  return progress;
+}

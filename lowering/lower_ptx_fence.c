@@ -1,0 +1,178 @@
+/* sm_90: fence.proxy.async.shared::cta exactly where generic writes of
+ * local memory can precede an async-proxy read of it (seed 002, TileLang's
+ * InjectFenceProxy). A bulk store reads local memory through the async
+ * proxy; stores, atomics and cp.async (not bulk) write it through the
+ * generic proxy. The copy lowering puts a fence before the barrier that
+ * precedes every bulk store; this pass keeps only those that a generic
+ * write can reach without a fence in between:
+ *
+ *   forward dataflow, one bit "generic writes since the last fence";
+ *   join: or (branches, loops); a kernel starts clean, another function as
+ *   its calls leave it (dirty if it has none: it may be called from outside);
+ *   a call of a function of the module makes it dirty if that function (or
+ *   one it calls) writes; a call of anything else but gac's own PTX
+ *   functions makes it dirty (conservative on unknown calls). */
+#include <stdlib.h>
+#include <string.h>
+
+#include <spirv/unified1/spirv.h>
+
+#include "gac/ptx.h"
+#include "lower_util.h"
+
+static bool writes_local(const gac_module *m, uint32_t pointer) {
+  return lower_storage_class(m, pointer) == SpvStorageClassWorkgroup;
+}
+
+typedef enum effect { NONE, DIRTY, FENCE } effect;
+
+/* What the pass knows of the module's functions, by id. */
+typedef struct facts {
+  const gac_module *m;
+  uint8_t *writes;  /* a defined function that may write local memory generically (itself or in callees) */
+  uint8_t *entry;   /* 0 unknown (no call seen yet), 1 clean, 2 dirty at entry */
+} facts;
+
+static gac_function *defined_callee(const gac_module *m, const gac_inst *call) {
+  gac_function *f = lower_function_by_id(m, gac_operand_word(call, 2));
+  return f && f->first_block ? f : NULL;
+}
+
+static effect effect_of(const facts *F, const gac_inst *i) {
+  const gac_module *m = F->m;
+  switch (i->opcode) {
+  case SpvOpStore:
+  case SpvOpCopyMemory:
+  case SpvOpCopyMemorySized:
+    return writes_local(m, gac_operand_word(i, 0)) ? DIRTY : NONE;
+  case SpvOpGroupAsyncCopy:
+    return DIRTY;
+  case SpvOpFunctionCall: {
+    uint32_t callee = gac_operand_word(i, 2);
+    gac_function *f = defined_callee(m, i);
+    if (f)
+      return F->writes[callee] ? DIRTY : NONE;
+    const char *name = gac_linkage_name(m, callee);
+    if (!name || strncmp(name, "__gac_", 6) != 0)
+      return DIRTY; /* unknown: conservative */
+    if (strcmp(name, GAC_PTX_FENCE_PROXY_ASYNC) == 0)
+      return FENCE;
+    /* cp.async (not bulk) writes through the generic proxy. */
+    size_t len = strlen(GAC_PTX_CP_ASYNC_PREFIX);
+    return strncmp(name, GAC_PTX_CP_ASYNC_PREFIX, len) == 0 && name[len] >= '0' && name[len] <= '9' ? DIRTY : NONE;
+  }
+  default:
+    /* Atomics that write: the pointer follows the result, or comes first (OpAtomicStore). */
+    if (i->opcode > SpvOpAtomicLoad && i->opcode <= SpvOpAtomicXor)
+      return writes_local(m, gac_operand_word(i, i->result_id ? 2 : 0)) ? DIRTY : NONE;
+    return NONE;
+  }
+}
+
+static bool is_kernel(const gac_module *m, const gac_function *f) {
+  gac_foreach_inst(e, &m->sections[GAC_SECTION_ENTRY_POINT]) {
+    if (e->num_words > 2 && e->words[2] == f->def->result_id)
+      return true;
+  }
+  return false;
+}
+
+/* The dataflow over f from its entry state; records the state at each call
+ * of a defined function into the callee's entry (true if one changed), and
+ * with `apply`, removes the fences no write reaches. */
+static bool flow(facts *F, gac_function *f, bool apply) {
+  gac_module *m = (gac_module *)F->m;
+  size_t n = 0;
+  gac_foreach_block(b, f) n++;
+  gac_block **blocks = malloc(n * sizeof *blocks);
+  uint8_t *in = calloc(n, 1), *reached = calloc(n, 1);
+  uint32_t *index_of = calloc(m->bound, sizeof *index_of);
+  size_t k = 0;
+  gac_foreach_block(b, f) {
+    index_of[gac_block_label(b)] = (uint32_t)k;
+    blocks[k++] = b;
+  }
+  in[0] = F->entry[f->def->result_id] == 2;
+  reached[0] = 1;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (k = 0; k < n; k++) {
+      if (!reached[k])
+        continue;
+      uint8_t dirty = in[k];
+      gac_foreach_inst(i, &blocks[k]->insts) {
+        effect e = effect_of(F, i);
+        dirty = e == DIRTY ? 1 : e == FENCE ? 0 : dirty;
+      }
+      gac_block *succ[64];
+      unsigned ns = gac_block_successors(m, blocks[k], succ, 64);
+      for (unsigned s = 0; s < ns; s++) {
+        uint32_t j = index_of[gac_block_label(succ[s])];
+        if (!reached[j] || (dirty && !in[j])) {
+          reached[j] = 1;
+          in[j] |= dirty;
+          changed = true;
+        }
+      }
+    }
+  }
+  bool callee_changed = false;
+  for (k = 0; k < n; k++) {
+    uint8_t dirty = in[k];
+    for (gac_inst *i = blocks[k]->insts.first, *next; i; i = next) {
+      next = i->next;
+      effect e = effect_of(F, i);
+      if (reached[k] && i->opcode == SpvOpFunctionCall && defined_callee(m, i)) {
+        uint8_t *entry = &F->entry[gac_operand_word(i, 2)];
+        uint8_t state = dirty ? 2 : 1;
+        if (*entry < state) {
+          *entry = state;
+          callee_changed = true;
+        }
+      }
+      if (apply && e == FENCE && !dirty && reached[k])
+        gac_inst_remove(m, i); /* nothing generic to order before the async proxy */
+      dirty = e == DIRTY ? 1 : e == FENCE ? 0 : dirty;
+    }
+  }
+  free(blocks);
+  free(in);
+  free(reached);
+  free(index_of);
+  return callee_changed;
+}
+
+void lower_ptx_fences(gac_lowering *L) {
+  gac_module *m = L->m;
+  facts F = {m, calloc(m->bound, 1), calloc(m->bound, 1)};
+  /* Which functions write, through their calls too (a fixpoint). */
+  for (bool changed = true; changed;) {
+    changed = false;
+    gac_foreach_function(f, m) {
+      if (!f->first_block || F.writes[f->def->result_id])
+        continue;
+      bool w = false;
+      gac_foreach_block(b, f) {
+        gac_foreach_inst(i, &b->insts) w |= effect_of(&F, i) == DIRTY;
+      }
+      if (w)
+        F.writes[f->def->result_id] = changed = true;
+    }
+  }
+  /* Entry states: a kernel starts clean; a function as clean as every call
+   * of it; one never called (from outside, maybe) dirty. */
+  gac_foreach_function(f, m) if (f->first_block && is_kernel(m, f)) F.entry[f->def->result_id] = 1;
+  for (bool changed = true; changed;) {
+    changed = false;
+    gac_foreach_function(f, m) if (f->first_block && F.entry[f->def->result_id]) changed |= flow(&F, f, false);
+  }
+  gac_foreach_function(f, m) {
+    if (!f->first_block)
+      continue;
+    if (!F.entry[f->def->result_id])
+      F.entry[f->def->result_id] = 2;
+    flow(&F, f, true);
+  }
+  free(F.writes);
+  free(F.entry);
+}

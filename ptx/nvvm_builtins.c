@@ -1,0 +1,230 @@
+/* The functions that llvm-spirv-15's bitcode calls but does not define:
+ * OpenCL builtins (as mangled names, e.g. _Z12get_local_idj) and gac's
+ * cp.async functions (include/gac/ptx.h), given bodies made of NVVM
+ * intrinsics. Each body is internal and always inlined. A call of any other
+ * declared function is an error that names it: the PTX module would not
+ * link. cp.async.wait_group takes an immediate, so its calls are rewritten
+ * in place instead. */
+#include <stdio.h>
+#include <string.h>
+
+#include "gac/ptx.h"
+#include "ptx_internal.h"
+
+typedef struct ctx {
+  LLVMModuleRef mod;
+  LLVMContextRef c;
+  LLVMBuilderRef b;
+} ctx;
+
+static LLVMValueRef intrinsic(ctx *x, const char *name, LLVMTypeRef *overload, unsigned n, LLVMTypeRef *type) {
+  unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+  if (!id)
+    return NULL;
+  *type = LLVMIntrinsicGetType(x->c, id, overload, n);
+  return LLVMGetIntrinsicDeclaration(x->mod, id, overload, n);
+}
+
+static LLVMValueRef call_intrinsic(ctx *x, const char *name, LLVMTypeRef *overload, unsigned n, LLVMValueRef *args,
+                                   unsigned num_args) {
+  LLVMTypeRef type;
+  LLVMValueRef f = intrinsic(x, name, overload, n, &type);
+  return f ? LLVMBuildCall2(x->b, type, f, args, num_args, "") : NULL;
+}
+
+/* A special register x/y/z chosen by the i32 `dim`; `other` beyond 2. */
+static LLVMValueRef sreg(ctx *x, const char *reg, LLVMValueRef dim, LLVMTypeRef ret, unsigned long long other) {
+  LLVMValueRef v = LLVMConstInt(ret, other, 0);
+  for (int d = 2; d >= 0; d--) {
+    char name[64];
+    snprintf(name, sizeof name, "llvm.nvvm.read.ptx.sreg.%s.%c", reg, "xyz"[d]);
+    LLVMValueRef r = LLVMBuildZExt(x->b, call_intrinsic(x, name, NULL, 0, NULL, 0), ret, "");
+    LLVMValueRef is = LLVMBuildICmp(x->b, LLVMIntEQ, dim, LLVMConstInt(LLVMTypeOf(dim), (unsigned)d, 0), "");
+    v = LLVMBuildSelect(x->b, is, r, v, "");
+  }
+  return v;
+}
+
+/* One PTX instruction (or a few) as inline assembly, for what LLVM 19 has
+ * no intrinsic for; pointers go in as 64-bit addresses of their space. */
+static void inline_asm(ctx *x, const char *text, const char *constraints, LLVMValueRef *args, unsigned n) {
+  LLVMTypeRef types[4];
+  LLVMValueRef values[4];
+  for (unsigned i = 0; i < n && i < 4; i++) {
+    values[i] = args[i];
+    if (LLVMGetTypeKind(LLVMTypeOf(args[i])) == LLVMPointerTypeKind)
+      values[i] = LLVMBuildPtrToInt(x->b, args[i], LLVMInt64TypeInContext(x->c), "");
+    types[i] = LLVMTypeOf(values[i]);
+  }
+  LLVMTypeRef type = LLVMFunctionType(LLVMVoidTypeInContext(x->c), types, n, 0);
+  LLVMValueRef a = LLVMGetInlineAsm(type, text, strlen(text), constraints, strlen(constraints), 1, 0,
+                                    LLVMInlineAsmDialectATT, 0);
+  LLVMBuildCall2(x->b, type, a, values, n, "");
+}
+
+typedef enum kind {
+  LOCAL_ID, GROUP_ID, LOCAL_SIZE, NUM_GROUPS, GLOBAL_ID, GLOBAL_SIZE, GLOBAL_OFFSET,
+  BARRIER, MAD, FMA, CP_ASYNC_4, CP_ASYNC_8, CP_ASYNC_16, COMMIT, WAIT_ALL,
+  MBAR_INIT, MBAR_INIT_FENCE, MBAR_EXPECT_TX, MBAR_ARRIVE, MBAR_WAIT,
+  BULK_LOAD, BULK_STORE, BULK_COMMIT, BULK_WAIT, FENCE_PROXY_ASYNC,
+} kind;
+
+typedef struct builtin {
+  const char *name;
+  kind k;
+} builtin;
+
+static const builtin builtins[] = {
+    {"_Z12get_local_idj", LOCAL_ID},     {"_Z12get_group_idj", GROUP_ID},
+    {"_Z14get_local_sizej", LOCAL_SIZE}, {"_Z14get_num_groupsj", NUM_GROUPS},
+    {"_Z13get_global_idj", GLOBAL_ID},   {"_Z15get_global_sizej", GLOBAL_SIZE},
+    {"_Z17get_global_offsetj", GLOBAL_OFFSET},
+    {"_Z7barrierj", BARRIER},            {"_Z18work_group_barrierj", BARRIER},
+    {"_Z3madfff", MAD},                  {"_Z3fmafff", FMA},
+    {GAC_PTX_CP_ASYNC_PREFIX "4", CP_ASYNC_4}, {GAC_PTX_CP_ASYNC_PREFIX "8", CP_ASYNC_8},
+    {GAC_PTX_CP_ASYNC_PREFIX "16", CP_ASYNC_16}, {GAC_PTX_COMMIT, COMMIT},
+    {GAC_PTX_WAIT_ALL, WAIT_ALL},
+    {GAC_PTX_MBAR_INIT, MBAR_INIT}, {GAC_PTX_MBAR_INIT_FENCE, MBAR_INIT_FENCE},
+    {GAC_PTX_MBAR_EXPECT_TX, MBAR_EXPECT_TX}, {GAC_PTX_MBAR_ARRIVE, MBAR_ARRIVE},
+    {GAC_PTX_MBAR_WAIT, MBAR_WAIT}, {GAC_PTX_BULK_LOAD, BULK_LOAD}, {GAC_PTX_BULK_STORE, BULK_STORE},
+    {GAC_PTX_BULK_COMMIT, BULK_COMMIT}, {GAC_PTX_BULK_WAIT, BULK_WAIT},
+    {GAC_PTX_FENCE_PROXY_ASYNC, FENCE_PROXY_ASYNC},
+};
+
+/* sm_90 (PTX ISA 8.0): mbarriers with transaction counts, bulk copies, the
+ * proxy fence. The wait spins on try_wait.parity; its label is local to the
+ * braces, so the body may be inlined many times. */
+static const char *const sm90_asm[][2] = {
+    [MBAR_INIT_FENCE] = {"fence.mbarrier_init.release.cluster;", "~{memory}"},
+    [MBAR_EXPECT_TX] = {"mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [$0], $1;", "l,r,~{memory}"},
+    [MBAR_ARRIVE] = {"mbarrier.arrive.shared::cta.b64 _, [$0];", "l,~{memory}"},
+    [MBAR_WAIT] = {"{\n\t.reg .pred p;\nLAB_WAIT:\n\tmbarrier.try_wait.parity.shared::cta.b64 p, [$0], $1;\n"
+                   "\t@!p bra LAB_WAIT;\n}",
+                   "l,r,~{memory}"},
+    [BULK_LOAD] = {"cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [$0], [$1], $2, [$3];",
+                   "l,l,r,l,~{memory}"},
+    [BULK_STORE] = {"cp.async.bulk.global.shared::cta.bulk_group [$0], [$1], $2;", "l,l,r,~{memory}"},
+    [BULK_COMMIT] = {"cp.async.bulk.commit_group;", "~{memory}"},
+    [BULK_WAIT] = {"cp.async.bulk.wait_group 0;", "~{memory}"},
+    [FENCE_PROXY_ASYNC] = {"fence.proxy.async.shared::cta;", "~{memory}"},
+};
+
+/* The body of f as builtin k; false if an intrinsic is missing. */
+static bool define(ctx *x, LLVMValueRef f, kind k) {
+  LLVMTypeRef ret = LLVMGetReturnType(LLVMGlobalGetValueType(f));
+  LLVMPositionBuilderAtEnd(x->b, LLVMAppendBasicBlockInContext(x->c, f, "entry"));
+  LLVMValueRef p0 = LLVMCountParams(f) > 0 ? LLVMGetParam(f, 0) : NULL;
+  LLVMValueRef v = NULL;
+  bool ok = true;
+  switch (k) {
+  case LOCAL_ID: v = sreg(x, "tid", p0, ret, 0); break;
+  case GROUP_ID: v = sreg(x, "ctaid", p0, ret, 0); break;
+  case LOCAL_SIZE: v = sreg(x, "ntid", p0, ret, 1); break;
+  case NUM_GROUPS: v = sreg(x, "nctaid", p0, ret, 1); break;
+  case GLOBAL_ID:
+    v = LLVMBuildAdd(x->b, LLVMBuildMul(x->b, sreg(x, "ctaid", p0, ret, 0), sreg(x, "ntid", p0, ret, 1), ""),
+                     sreg(x, "tid", p0, ret, 0), "");
+    break;
+  case GLOBAL_SIZE: v = LLVMBuildMul(x->b, sreg(x, "nctaid", p0, ret, 1), sreg(x, "ntid", p0, ret, 1), ""); break;
+  case GLOBAL_OFFSET: v = LLVMConstInt(ret, 0, 0); break;
+  case BARRIER: ok = call_intrinsic(x, "llvm.nvvm.barrier0", NULL, 0, NULL, 0) != NULL; break;
+  case MAD:
+  case FMA: {
+    LLVMValueRef args[3] = {LLVMGetParam(f, 0), LLVMGetParam(f, 1), LLVMGetParam(f, 2)};
+    v = call_intrinsic(x, k == MAD ? "llvm.fmuladd" : "llvm.fma", &ret, 1, args, 3);
+    ok = v != NULL;
+    break;
+  }
+  case CP_ASYNC_4:
+  case CP_ASYNC_8:
+  case CP_ASYNC_16: {
+    /* 16-byte units bypass L1 (.cg): the data is used once, from shared memory. */
+    const char *name = k == CP_ASYNC_4   ? "llvm.nvvm.cp.async.ca.shared.global.4"
+                       : k == CP_ASYNC_8 ? "llvm.nvvm.cp.async.ca.shared.global.8"
+                                         : "llvm.nvvm.cp.async.cg.shared.global.16";
+    LLVMValueRef args[2] = {LLVMGetParam(f, 0), LLVMGetParam(f, 1)};
+    ok = call_intrinsic(x, name, NULL, 0, args, 2) != NULL;
+    break;
+  }
+  case COMMIT: ok = call_intrinsic(x, "llvm.nvvm.cp.async.commit.group", NULL, 0, NULL, 0) != NULL; break;
+  case WAIT_ALL: ok = call_intrinsic(x, "llvm.nvvm.cp.async.wait.all", NULL, 0, NULL, 0) != NULL; break;
+  case MBAR_INIT: {
+    LLVMValueRef args[2] = {p0, LLVMConstInt(LLVMInt32TypeInContext(x->c), 1, 0)};
+    ok = call_intrinsic(x, "llvm.nvvm.mbarrier.init.shared", NULL, 0, args, 2) != NULL;
+    break;
+  }
+  default: {
+    LLVMValueRef args[4];
+    unsigned n = LLVMCountParams(f);
+    for (unsigned i = 0; i < n && i < 4; i++)
+      args[i] = LLVMGetParam(f, i);
+    inline_asm(x, sm90_asm[k][0], sm90_asm[k][1], args, n);
+    break;
+  }
+  }
+  if (v)
+    LLVMBuildRet(x->b, v);
+  else
+    LLVMBuildRetVoid(x->b);
+  LLVMSetLinkage(f, LLVMInternalLinkage);
+  LLVMSetFunctionCallConv(f, LLVMCCallConv);
+  unsigned always = LLVMGetEnumAttributeKindForName("alwaysinline", 12);
+  LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(x->c, always, 0));
+  return ok;
+}
+
+/* Every call of __gac_cp_async_wait(M) becomes cp.async.wait_group M. */
+static bool rewrite_waits(ctx *x, LLVMValueRef f, gac_diag *diag) {
+  LLVMTypeRef type;
+  LLVMValueRef wait = intrinsic(x, "llvm.nvvm.cp.async.wait.group", NULL, 0, &type);
+  bool ok = wait != NULL;
+  for (LLVMUseRef u = LLVMGetFirstUse(f); u && ok; u = LLVMGetFirstUse(f)) {
+    LLVMValueRef call = LLVMGetUser(u);
+    LLVMValueRef n = LLVMIsACallInst(call) && LLVMGetNumArgOperands(call) == 1 ? LLVMGetOperand(call, 0) : NULL;
+    if (!n || !LLVMIsAConstantInt(n)) {
+      gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "ptx.wait-count",
+                   "%s needs a constant group count (cp.async.wait_group takes an immediate)", GAC_PTX_WAIT);
+      return false;
+    }
+    LLVMPositionBuilderBefore(x->b, call);
+    LLVMBuildCall2(x->b, type, wait, &n, 1, "");
+    LLVMInstructionEraseFromParent(call);
+  }
+  LLVMDeleteFunction(f);
+  return ok;
+}
+
+bool gac_ptx_define_builtins(LLVMModuleRef mod, gac_diag *diag) {
+  ctx x = {mod, LLVMGetModuleContext(mod), LLVMCreateBuilderInContext(LLVMGetModuleContext(mod))};
+  bool ok = true;
+  for (LLVMValueRef f = LLVMGetFirstFunction(mod), next; f; f = next) {
+    next = LLVMGetNextFunction(f);
+    size_t len;
+    const char *name = LLVMGetValueName2(f, &len);
+    if (!LLVMIsDeclaration(f) || strncmp(name, "llvm.", 5) == 0)
+      continue;
+    if (strcmp(name, GAC_PTX_WAIT) == 0) {
+      ok = rewrite_waits(&x, f, diag) && ok;
+      continue;
+    }
+    const builtin *bi = NULL;
+    for (size_t i = 0; i < sizeof builtins / sizeof builtins[0] && !bi; i++)
+      if (strcmp(name, builtins[i].name) == 0)
+        bi = &builtins[i];
+    if (!bi) {
+      gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "ptx.builtin",
+                   "the module calls %s, which the PTX path does not provide (not an OpenCL builtin gac "
+                   "defines for NVPTX, nor a function of the module)",
+                   name);
+      ok = false;
+      continue;
+    }
+    if (!define(&x, f, bi->k)) {
+      gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "ptx.intrinsic",
+                   "LLVM lacks the NVVM intrinsic that %s needs", name);
+      ok = false;
+    }
+  }
+  LLVMDisposeBuilder(x.b);
+  return ok;
+}

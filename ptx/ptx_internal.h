@@ -1,0 +1,20 @@
+/* The parts of the PTX path (docs/PTX.md). */
+#ifndef GAC_PTX_INTERNAL_H
+#define GAC_PTX_INTERNAL_H
+
+#include <stddef.h>
+
+#include "gac/diag.h"
+
+/* llvm-spirv-15's SPIR 1.2 bitcode of a module lowered for PTX, retargeted
+ * to nvptx64-nvidia-cuda and compiled by LLVM 19's NVPTX backend for sm_<sm>
+ * (llvm_nvptx.c). *ptx is malloc'd and NUL-terminated. */
+bool gac_ptx_from_bitcode(const void *bitcode, size_t size, unsigned sm, char **ptx, size_t *ptx_size,
+                          gac_diag *diag);
+
+/* The OpenCL builtins and gac's cp.async functions, defined with NVVM
+ * intrinsics (nvvm_builtins.c). */
+#include <llvm-c/Core.h>
+bool gac_ptx_define_builtins(LLVMModuleRef mod, gac_diag *diag);
+
+#endif

@@ -1,0 +1,193 @@
+/* The control-flow graph of a function and its dominator tree (gac/cfg.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include <spirv/unified1/spirv.h>
+
+#include "gac/builder.h"
+#include "gac/cfg.h"
+
+unsigned gac_block_successor_labels(const gac_block *b, uint32_t *labels, unsigned max) {
+  const gac_inst *t = gac_block_terminator(b);
+  unsigned n = 0;
+  if (!t)
+    return 0;
+  switch (t->opcode) {
+  case SpvOpBranch:
+    labels[n++] = gac_operand_word(t, 0);
+    break;
+  case SpvOpBranchConditional:
+    labels[n++] = gac_operand_word(t, 1);
+    if (max > 1 && gac_operand_word(t, 2) != labels[0])
+      labels[n++] = gac_operand_word(t, 2);
+    break;
+  case SpvOpSwitch:
+    for (unsigned i = 1; i < t->num_operands && n < max; i++)
+      if (t->operands[i].kind == GAC_OPERAND_ID)
+        labels[n++] = gac_operand_word(t, i);
+    break;
+  default:
+    break;
+  }
+  return n;
+}
+
+int gac_cfg_index(const gac_cfg *cfg, uint32_t label) {
+  return label < cfg->bound ? (int)cfg->index_of[label] - 1 : -1;
+}
+
+int gac_cfg_index_of_block(const gac_cfg *cfg, const gac_block *b) {
+  return gac_cfg_index(cfg, gac_block_label(b));
+}
+
+static gac_block *block_of_label(const gac_module *m, uint32_t label) {
+  gac_inst *l = gac_def(m, label);
+  return l && l->opcode == SpvOpLabel ? gac_inst_block(l) : NULL;
+}
+
+/* Post-order by an explicit stack (deep CFGs must not overflow the C stack). */
+static unsigned post_order(const gac_module *m, gac_function *f, gac_block **order, unsigned *visited,
+                           uint32_t bound) {
+  typedef struct frame {
+    gac_block *b;
+    uint32_t succ[64];
+    unsigned n, next;
+  } frame;
+  unsigned count = 0, depth = 0, cap = 64;
+  frame *stack = malloc(cap * sizeof *stack);
+  stack[depth++] = (frame){.b = f->first_block};
+  visited[gac_block_label(f->first_block)] = 1;
+  stack[0].n = gac_block_successor_labels(f->first_block, stack[0].succ, 64);
+  while (depth) {
+    frame *top = &stack[depth - 1];
+    if (top->next < top->n) {
+      /* Last successor first, so that reverse post-order lists a branch's
+       * first target (and what it leads to) before its second. */
+      uint32_t s = top->succ[top->n - 1 - top->next++];
+      gac_block *sb = s < bound ? block_of_label(m, s) : NULL;
+      if (!sb || sb->function != f || visited[s])
+        continue;
+      visited[s] = 1;
+      if (depth == cap)
+        stack = realloc(stack, (cap *= 2) * sizeof *stack);
+      stack[depth] = (frame){.b = sb};
+      stack[depth].n = gac_block_successor_labels(sb, stack[depth].succ, 64);
+      depth++;
+    } else {
+      order[count++] = top->b;
+      depth--;
+    }
+  }
+  free(stack);
+  return count;
+}
+
+static unsigned intersect(const unsigned *idom, unsigned a, unsigned b) {
+  while (a != b) {
+    while (a > b)
+      a = idom[a];
+    while (b > a)
+      b = idom[b];
+  }
+  return a;
+}
+
+static void add_edge(unsigned **lists, unsigned *counts, unsigned from, unsigned to) {
+  lists[from] = realloc(lists[from], (counts[from] + 1) * sizeof **lists);
+  lists[from][counts[from]++] = to;
+}
+
+bool gac_cfg_build(gac_cfg *cfg, const gac_module *m, gac_function *f) {
+  memset(cfg, 0, sizeof *cfg);
+  cfg->function = f;
+  if (!f->first_block)
+    return false;
+  unsigned total = 0;
+  gac_foreach_block(b, f) total++;
+  cfg->bound = m->bound;
+  cfg->index_of = calloc(m->bound, sizeof *cfg->index_of);
+  gac_block **po = malloc(total * sizeof *po);
+  unsigned n = post_order(m, f, po, cfg->index_of, m->bound);
+  cfg->num_blocks = n;
+  cfg->blocks = malloc(n * sizeof *cfg->blocks);
+  cfg->label_of = malloc(n * sizeof *cfg->label_of);
+  for (unsigned i = 0; i < n; i++) {
+    cfg->blocks[i] = po[n - 1 - i];
+    cfg->label_of[i] = gac_block_label(cfg->blocks[i]);
+    cfg->index_of[cfg->label_of[i]] = i + 1;
+  }
+  free(po);
+  cfg->succ = calloc(n, sizeof *cfg->succ);
+  cfg->pred = calloc(n, sizeof *cfg->pred);
+  cfg->num_succ = calloc(n, sizeof *cfg->num_succ);
+  cfg->num_pred = calloc(n, sizeof *cfg->num_pred);
+  for (unsigned i = 0; i < n; i++) {
+    uint32_t s[64];
+    unsigned k = gac_block_successor_labels(cfg->blocks[i], s, 64);
+    for (unsigned j = 0; j < k; j++) {
+      int t = gac_cfg_index(cfg, s[j]);
+      if (t >= 0) {
+        add_edge(cfg->succ, cfg->num_succ, i, (unsigned)t);
+        add_edge(cfg->pred, cfg->num_pred, (unsigned)t, i);
+      }
+    }
+  }
+  /* Dominators, indices in reverse post-order. */
+  cfg->idom = malloc(n * sizeof *cfg->idom);
+  for (unsigned i = 0; i < n; i++)
+    cfg->idom[i] = ~0u;
+  cfg->idom[0] = 0;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (unsigned i = 1; i < n; i++) {
+      unsigned d = ~0u;
+      for (unsigned k = 0; k < cfg->num_pred[i]; k++) {
+        unsigned p = cfg->pred[i][k];
+        if (cfg->idom[p] != ~0u)
+          d = d == ~0u ? p : intersect(cfg->idom, p, d);
+      }
+      if (d != cfg->idom[i]) {
+        cfg->idom[i] = d;
+        changed = true;
+      }
+    }
+  }
+  return true;
+}
+
+bool gac_cfg_dominates(const gac_cfg *cfg, unsigned a, unsigned b) {
+  while (b != a && b != 0)
+    b = cfg->idom[b];
+  return b == a;
+}
+
+void gac_cfg_free(gac_cfg *cfg) {
+  for (unsigned i = 0; i < cfg->num_blocks; i++) {
+    free(cfg->succ[i]);
+    free(cfg->pred[i]);
+  }
+  free(cfg->succ), free(cfg->pred), free(cfg->num_succ), free(cfg->num_pred);
+  free(cfg->idom), free(cfg->blocks), free(cfg->label_of), free(cfg->index_of);
+  memset(cfg, 0, sizeof *cfg);
+}
+
+void gac_function_sort_blocks(gac_module *m, gac_function *f) {
+  gac_cfg cfg;
+  if (!gac_cfg_build(&cfg, m, f))
+    return;
+  unsigned total = 0;
+  gac_foreach_block(b, f) total++;
+  gac_block **order = malloc(total * sizeof *order);
+  unsigned n = 0;
+  for (unsigned i = 0; i < cfg.num_blocks; i++)
+    order[n++] = cfg.blocks[i];
+  gac_foreach_block(b, f) if (gac_cfg_index_of_block(&cfg, b) < 0) order[n++] = b;
+  for (unsigned i = 0; i < n; i++) {
+    order[i]->prev = i ? order[i - 1] : NULL;
+    order[i]->next = i + 1 < n ? order[i + 1] : NULL;
+  }
+  f->first_block = order[0];
+  f->last_block = order[n - 1];
+  free(order);
+  gac_cfg_free(&cfg);
+}

@@ -1,0 +1,76 @@
+// What --pipeline-loops cannot pipeline is rejected with the reason, exit 1
+// and no output file.
+// RUN: %clang-spir -DCASE=1 %s -o %t.1.bc && llvm-spirv-15 --spirv-max-version=1.0 %t.1.bc -o %t.1.spv && gac-opt --sort-blocks --raise-async-copies %t.1.spv -o %t.1.raised.spv
+// RUN: %clang-spir -DCASE=2 %s -o %t.2.bc && llvm-spirv-15 --spirv-max-version=1.0 %t.2.bc -o %t.2.spv && gac-opt --sort-blocks --raise-async-copies %t.2.spv -o %t.2.raised.spv
+// RUN: %clang-spir -DCASE=3 %s -o %t.3.bc && llvm-spirv-15 --spirv-max-version=1.0 %t.3.bc -o %t.3.spv && gac-opt --sort-blocks --raise-async-copies %t.3.spv -o %t.3.raised.spv
+// RUN: %clang-spir -DCASE=4 %s -o %t.4.bc && llvm-spirv-15 --spirv-max-version=1.0 %t.4.bc -o %t.4.spv && gac-opt --sort-blocks --raise-async-copies %t.4.spv -o %t.4.raised.spv
+// RUN: %clang-spir -DCASE=5 %s -o %t.5.bc && llvm-spirv-15 --spirv-max-version=1.0 %t.5.bc -o %t.5.spv && gac-opt --sort-blocks --raise-async-copies %t.5.spv -o %t.5.raised.spv
+// RUN: %clang-spir -DCASE=6 %s -o %t.6.bc && llvm-spirv-15 --spirv-max-version=1.0 %t.6.bc -o %t.6.spv && gac-opt --sort-blocks --raise-async-copies %t.6.spv -o %t.6.raised.spv
+// RUN: %clang-spir -DCASE=7 %s -o %t.7.bc && llvm-spirv-15 --spirv-max-version=1.0 %t.7.bc -o %t.7.spv && gac-opt --sort-blocks --raise-async-copies %t.7.spv -o %t.7.raised.spv
+// RUN: %expect-exit 1 gac-opt --pipeline-loops %t.1.raised.spv -o %t.1.out 2>&1 | FileCheck --check-prefix=CROSS %s
+// RUN: %expect-exit 1 gac-opt --pipeline-loops %t.2.raised.spv -o %t.2.out 2>&1 | FileCheck --check-prefix=BRANCH %s
+// RUN: %expect-exit 1 gac-opt --pipeline-loops %t.3.raised.spv -o %t.3.out 2>&1 | FileCheck --check-prefix=PARAM %s
+// RUN: %expect-exit 1 gac-opt --pipeline-loops %t.4.raised.spv -o %t.4.out 2>&1 | FileCheck --check-prefix=BACKWARD %s
+// RUN: %expect-exit 1 gac-opt --pipeline-loops %t.5.raised.spv -o %t.5.out 2>&1 | FileCheck --check-prefix=AFTER-WAIT %s
+// RUN: %expect-exit 1 gac-opt --pipeline-loops %t.6.raised.spv -o %t.6.out 2>&1 | FileCheck --check-prefix=TWO-WRITERS %s
+// RUN: %expect-exit 1 gac-opt --pipeline-loops=fast %t.7.raised.spv -o %t.7.out 2>&1 | FileCheck --check-prefix=OPTION %s
+// RUN: not test -e %t.1.out
+// RUN: not test -e %t.4.out
+// CROSS: error: {{.*}}cannot pipeline the loop: %{{[0-9]+}}, computed by OpLoad in another statement, is used in statement 1: values cross statements only through memory [Pipeline.CrossingValue]
+// BRANCH: error: {{.*}}a PipelineStatement must be met on every path through the loop body (not under a branch, nor in an inner loop) [Pipeline.StatementPlacement]
+// PARAM: error: {{.*}}the __local kernel argument %{{[0-9]+}} needs 2 versions, but its size is the host's to set; declare the array in the kernel instead [Pipeline.Buffers]
+// BACKWARD: error: {{.*}}statement 1 (stage 0, order 1) uses a buffer that statement 0 (stage 1, order 0) writes later in the same iteration{{.*}}[Pipeline.Schedule]
+// AFTER-WAIT: error: {{.*}}statement 0 (async stage 0) goes on after its wait_group_events; an async statement must end with its wait [Pipeline.AsyncStatement]
+// TWO-WRITERS: error: {{.*}}the Workgroup array %{{[0-9]+}} is written by statements 0 and 1; one statement must produce it [Pipeline.Buffers]
+// OPTION: error: --pipeline-loops takes 'no-prune' and 'svg=FILE', not 'fast' [pipeline.option]
+#define COPY(dst, i) async_work_group_copy_2D2D(dst, 0, in, (i) * 16, sizeof(float), 16, 1, 16, 16, 0)
+kernel void k(global const float *in, global float *out, uint n, local float *param) {
+  local float buf[16];
+  uint l = get_local_id(0);
+  for (uint i = 0; i < n; i++) {
+    gac_pipeline_loop(GAC_ASYNC_STAGE(0));
+#if CASE == 1 /* a loaded value used in the next stage */
+    gac_pipeline_stage(0, 0);
+    float v = in[i];
+    gac_pipeline_stage(1, 1);
+    out[i] = v;
+#elif CASE == 2 /* a statement under a branch */
+    gac_pipeline_stage(0, 0);
+    out[i] = 1;
+    if (in[i] > 0) {
+      gac_pipeline_stage(1, 1);
+      out[i] = 2;
+    }
+#elif CASE == 3 /* a __local argument would need versions */
+    gac_pipeline_stage(0, 0);
+    event_t e = COPY(param, i);
+    wait_group_events(1, &e);
+    gac_pipeline_stage(1, 1);
+    out[i * 16 + l] = param[l];
+    barrier(CLK_LOCAL_MEM_FENCE);
+#elif CASE == 4 /* a consumer in an earlier stage than its producer */
+    gac_pipeline_stage(1, 0);
+    event_t e = COPY(buf, i);
+    wait_group_events(1, &e);
+    gac_pipeline_stage(0, 1);
+    out[i * 16 + l] = buf[l];
+    barrier(CLK_LOCAL_MEM_FENCE);
+#elif CASE == 5 /* an async statement that uses its copy itself */
+    gac_pipeline_stage(0, 0);
+    event_t e = COPY(buf, i);
+    wait_group_events(1, &e);
+    out[i * 16 + l] = buf[l];
+    gac_pipeline_stage(1, 1);
+    barrier(CLK_LOCAL_MEM_FENCE);
+#elif CASE == 6 /* two statements write one array */
+    gac_pipeline_stage(0, 0);
+    buf[l] = in[i];
+    gac_pipeline_stage(1, 1);
+    buf[l] += 1;
+    out[i * 16 + l] = buf[l];
+#else
+    gac_pipeline_stage(0, 0);
+    out[i] = 0;
+#endif
+  }
+}
