@@ -585,7 +585,7 @@ static uint32_t copy_offset(const gac_module *m, const gac_inst *copy, bool sour
  * miss the part the other touches: then only "cannot decide". */
 static bool offsets_meet(const checker *c, const fact *f, const gac_inst *i, unsigned role) {
   uint32_t theirs = copy_offset(c->m, f->copy, f->async_read);
-  uint32_t mine = role == 4 || role == 6 ? copy_offset(c->m, i, role == 6) : 0;
+  uint32_t mine = copy_offset(c->m, i, role == 1); /* a copy's accesses: 0 its Destination, 1 its Source */
   uint64_t a, b;
   bool theirs_known = !theirs || ca_constant(c->m, theirs, &a);
   if (!mine)
