@@ -117,11 +117,13 @@ typedef struct checker {
   slot *slots;
   unsigned nslots;
   bool *escaped; /* by id: a Function variable whose address goes where the checker cannot follow */
-  uint8_t *starts; /* by function id: 0 not asked yet, 1 starts no copies, 2 may start some */
+  uint8_t *starts;  /* by function id: 0 not asked yet, 1 starts no copies, 2 may start some */
+  uint8_t *touches; /* by function id: the same for using a Workgroup variable */
   access *acc;
   unsigned nacc;
   bool any_copy;
   bool unknown_writes; /* a copy into untraced Workgroup memory, or a call that starts copies */
+  const gac_inst *at; /* the instruction whose pointers place_of follows */
   bool gave_up; /* irreducible flow or no fixpoint: nothing is proved */
   const char *gave_up_why;
 } checker;
@@ -241,6 +243,14 @@ static void add_alias(state *s, uint32_t id, gac_affine v) {
   if (s->na == s->ca)
     s->a = xrealloc(s->a, (s->ca = s->ca ? 2 * s->ca : 4) * sizeof *s->a);
   s->a[s->na++] = (alias){id, v};
+}
+
+static void remove_alias(state *s, uint32_t id) {
+  for (unsigned i = 0; i < s->na; i++)
+    if (s->a[i].id == id) {
+      s->a[i] = s->a[--s->na];
+      return;
+    }
 }
 
 static gac_version resolve(const state *s, gac_version v) {
@@ -413,12 +423,14 @@ static uint32_t resolve_value(const checker *c, uint32_t id, const gac_inst *at)
   return id;
 }
 
-static bool counter_lower_bound(void *user, uint32_t id, uint64_t *min) {
+/* A lower bound of id where c->at is: a counter's start, or a guard's bound. */
+static bool lower_bound(void *user, uint32_t id, uint64_t *min) {
   const checker *c = user;
   for (unsigned l = 0; l < c->cfg.num_loops; l++)
     if (c->cfg.loops[l].k == id && ca_constant(c->m, c->cfg.loops[l].init, min))
       return true;
-  return false;
+  int b = c->at ? ca_block_of(&c->cfg, c->at) : -1;
+  return b >= 0 && ca_guard_at_least(&c->cfg, (unsigned)b, id, false, min);
 }
 
 static int buffer_index(checker *c, uint32_t root) {
@@ -499,7 +511,8 @@ static place place_of(checker *c, uint32_t ptr, const gac_inst *at) {
     }
     unsigned first_index = ptr_chain ? 2 : 1;
     if (at_root && chain && num_in_operands(s) > first_index) {
-      p.version = gac_version_of_index(c->m, in_operand(s, first_index), versions, counter_lower_bound, c);
+      c->at = at;
+      p.version = gac_version_of_index(c->m, in_operand(s, first_index), versions, lower_bound, c);
       at_root = false;
     }
   }
@@ -572,7 +585,7 @@ static uint32_t copy_offset(const gac_module *m, const gac_inst *copy, bool sour
  * miss the part the other touches: then only "cannot decide". */
 static bool offsets_meet(const checker *c, const fact *f, const gac_inst *i, unsigned role) {
   uint32_t theirs = copy_offset(c->m, f->copy, f->async_read);
-  uint32_t mine = role == 4 || role == 6 ? copy_offset(c->m, i, role == 6) : 0;
+  uint32_t mine = copy_offset(c->m, i, role == 1); /* a copy's accesses: 0 its Destination, 1 its Source */
   uint64_t a, b;
   bool theirs_known = !theirs || ca_constant(c->m, theirs, &a);
   if (!mine)
@@ -582,6 +595,42 @@ static bool offsets_meet(const checker *c, const fact *f, const gac_inst *i, uns
 
 static void evaluate(checker *c, const state *s, const gac_inst *i, unsigned role, enum access_kind kind,
                      uint32_t ptr, unsigned ctx, unsigned block);
+static void evaluate_place(checker *c, const state *s, const gac_inst *i, unsigned role, enum access_kind kind,
+                           place p, unsigned ctx, unsigned block);
+
+/* Does function fn_def (or what it calls) use a module-scope Workgroup variable? */
+static bool touches_workgroup_variables(const gac_module *m, const gac_inst *fn_def, unsigned depth) {
+  if (!fn_def || depth > 8)
+    return true;
+  gac_foreach_function(f, (gac_module *)m) {
+    if (f->def != fn_def)
+      continue;
+    if (!f->first_block)
+      return true;
+    gac_foreach_block(b, f) {
+      gac_foreach_inst(i, &b->insts) {
+        for (unsigned k = gac_inst_first_in_operand(i); k < i->num_operands; k++) {
+          const gac_inst *d = i->operands[k].kind == GAC_OPERAND_ID ? gac_def(m, gac_operand_word(i, k)) : NULL;
+          if (d && d->opcode == SpvOpVariable && d->words[3] == SpvStorageClassWorkgroup && !gac_inst_function(d))
+            return true;
+        }
+        if (i->opcode == SpvOpFunctionCall && touches_workgroup_variables(m, gac_def(m, in_operand(i, 0)), depth + 1))
+          return true;
+      }
+    }
+    return false;
+  }
+  return true;
+}
+
+static bool call_touches_variables(checker *c, const gac_inst *call) {
+  uint32_t fn = in_operand(call, 0);
+  if (fn >= c->m->bound)
+    return true;
+  if (!c->touches[fn])
+    c->touches[fn] = touches_workgroup_variables(c->m, gac_def(c->m, fn), 0) ? 2 : 1;
+  return c->touches[fn] == 2;
+}
 
 static bool call_starts_copies(checker *c, const gac_inst *call) {
   uint32_t fn = in_operand(call, 0);
@@ -671,14 +720,19 @@ static void wait_events(checker *c, state *s, const gac_inst *i) {
       waited |= names(&f, events[e]);
     if (waited)
       continue;
-    if (!traced)
-      f.must = false, f.doubt = i; /* the events waited for are unknown: any group may be among them */
+    /* The events waited for are unknown, or the fact lost its group's name
+     * (a merge, a back edge): the wait may be for it. */
+    if (!traced || !f.group)
+      f.must = false, f.doubt = i;
     s->f[out++] = f;
   }
   s->nf = out;
 }
 
 static void call(checker *c, state *s, const gac_inst *i, bool eval, unsigned ctx, unsigned block) {
+  /* The callee may use the module's Workgroup variables without being passed them. */
+  if (eval && call_touches_variables(c, i))
+    evaluate_place(c, s, i, 0, ACCESS_CALL, (place){UNKNOWN_BUFFER, {false, {0, 0}}}, ctx, block);
   for (unsigned a = 1; a < num_in_operands(i); a++) {
     uint32_t arg = in_operand(i, a);
     const gac_inst *t = gac_value_type(c->m, arg);
@@ -862,6 +916,28 @@ static bool propagate(checker *c, state *states, const state *out, unsigned b, u
   /* Loops left on the way out, innermost first. */
   for (int l = lb; l >= 0 && !ca_in_loop(g, l, s);) {
     const ca_loop *L = &g->loops[l];
+    /* Left in the first iteration of `x < n`: n <= init + offset. A guard
+     * before the loop that says n >= init + offset makes it equal (more makes
+     * this edge impossible): the pipeline with no iteration. */
+    uint64_t init, min;
+    if (l == lb && ctx == 0 && L->has_exit_test && L->exit_block == b && s == L->exit_target &&
+        (L->compare == SpvOpULessThan || L->compare == SpvOpSLessThan) && ca_constant(c->m, L->init, &init) &&
+        !ca_constant(c->m, L->bound, &min) &&
+        ca_guard_at_least(g, L->header, L->bound, L->compare == SpvOpSLessThan, &min)) {
+      uint64_t last = init + (uint64_t)L->exit_offset;
+      if (min > last) {
+        state_free(&t);
+        return false;
+      }
+      /* k = init = n - offset: say it in n, as the later iterations' exit does. */
+      if (min == last) {
+        remove_alias(&t, L->k);
+        add_alias(&t, L->k, (gac_affine){L->bound, -L->exit_offset});
+        for (unsigned k = 0; k < t.nf; k++)
+          if (t.f[k].version.known && !t.f[k].version.value.base)
+            t.f[k].version.value = (gac_affine){L->bound, t.f[k].version.value.offset - (int64_t)last};
+      }
+    }
     /* Left after going round: the test held the iteration before, so k + offset = n now. */
     if (l == lb && ctx == 1 && L->has_exit_test && L->exit_block == b && s == L->exit_target &&
         L->compare != SpvOpIEqual && L->compare != SpvOpINotEqual)
@@ -968,7 +1044,11 @@ static bool relevant(const checker *c, int buf, enum access_kind kind) {
 
 static void evaluate(checker *c, const state *s, const gac_inst *i, unsigned role, enum access_kind kind,
                      uint32_t ptr, unsigned ctx, unsigned block) {
-  place p = place_of(c, ptr, i);
+  evaluate_place(c, s, i, role, kind, place_of(c, ptr, i), ctx, block);
+}
+
+static void evaluate_place(checker *c, const state *s, const gac_inst *i, unsigned role, enum access_kind kind,
+                           place p, unsigned ctx, unsigned block) {
   if (!relevant(c, p.buffer, kind))
     return;
   access *a = access_record(c, i, role);
@@ -1019,7 +1099,7 @@ static void evaluate(checker *c, const state *s, const gac_inst *i, unsigned rol
 
 static const char *access_verb(const access *a) {
   if (a->kind == ACCESS_CALL)
-    return "passes a pointer into";
+    return a->role == 0 ? "calls a function that may use" : "passes a pointer into";
   if (a->inst->opcode != SpvOpLoad && a->inst->opcode != SpvOpStore)
     return a->kind == ACCESS_READ ? "reads (as its Source)" : "writes (as its Destination)";
   return a->kind == ACCESS_READ ? "reads" : "writes";
@@ -1144,7 +1224,7 @@ static void describe_finding(const checker *c, const access *a, unsigned ctx, ch
 static const char *doubt_reason(const checker *c, const gac_inst *i) {
   switch (i->opcode) {
   case SpvOpGroupWaitEvents:
-    return "which events are waited for cannot be traced: OpGroupWaitEvents";
+    return "the events waited for, or the name of the copy's group, cannot be traced: OpGroupWaitEvents";
   case SpvOpFunctionCall:
     return "the callee may wait for it: OpFunctionCall";
   default:
@@ -1165,6 +1245,8 @@ static void report(checker *c, const access *a) {
   const finding *fd = &a->in[ctx];
   gac_severity undecided = c->opt->strict ? GAC_ERROR : GAC_WARNING;
   if (fd->verdict == GAC_CHECK_PROVED) {
+    if (a->kind == ACCESS_CALL && a->role == 0)
+      return; /* a call that uses no buffer an access conflicts with is no access of interest */
     if (c->opt->verbose)
       gac_diag_add(c->diag, GAC_REMARK, i->offset, i->result_id, "CheckAsync.Proved",
                    "proved: %s %s %s after every async copy into it is covered by a wait", opname, access_verb(a),
@@ -1402,13 +1484,15 @@ void gac_check_async(const gac_module *m, const gac_check_async_options *options
   checker c = {.m = m, .opt = options ? options : &defaults, .diag = diag, .counts = counts ? counts : &local};
   memset(c.counts, 0, sizeof *c.counts);
   c.starts = calloc(m->bound ? m->bound : 1, 1);
-  if (!c.starts)
+  c.touches = calloc(m->bound ? m->bound : 1, 1);
+  if (!c.starts || !c.touches)
     abort();
   gac_foreach_function(f, (gac_module *)m) {
     if (f->first_block)
       check_function(&c, f);
   }
   free(c.starts);
+  free(c.touches);
 }
 
 bool gac_check_async_pass(gac_module *m, const char *arg, gac_diag *diag) {

@@ -338,3 +338,68 @@ unsigned ca_path(const ca_cfg *c, unsigned a, unsigned b, const bool *avoid, uns
   free(queue);
   return len;
 }
+
+/* What taking the edge into `target` of conditional branch t says: n >= bound. */
+static bool edge_bound(const ca_cfg *c, const gac_inst *t, uint32_t target, uint32_t n, bool is_signed,
+                       uint64_t *bound) {
+  const gac_inst *cmp = gac_def(c->m, t->words[1]);
+  if (!cmp || cmp->num_words != 5 || t->words[2] == t->words[3])
+    return false;
+  bool taken = target == t->words[2];
+  uint64_t k;
+  bool n_left = cmp->words[3] == n && ca_constant(c->m, cmp->words[4], &k);
+  bool n_right = cmp->words[4] == n && ca_constant(c->m, cmp->words[3], &k);
+  if (!n_left && !n_right)
+    return false;
+  enum { GE, GT, LE, LT } rel;
+  switch (cmp->opcode) {
+  case SpvOpUGreaterThanEqual: case SpvOpSGreaterThanEqual: rel = GE; break;
+  case SpvOpUGreaterThan: case SpvOpSGreaterThan: rel = GT; break;
+  case SpvOpULessThanEqual: case SpvOpSLessThanEqual: rel = LE; break;
+  case SpvOpULessThan: case SpvOpSLessThan: rel = LT; break;
+  default: return false;
+  }
+  bool signed_cmp = cmp->opcode == SpvOpSGreaterThanEqual || cmp->opcode == SpvOpSGreaterThan ||
+                    cmp->opcode == SpvOpSLessThanEqual || cmp->opcode == SpvOpSLessThan;
+  const gac_inst *kt = gac_value_type(c->m, n_left ? cmp->words[4] : cmp->words[3]);
+  unsigned w = kt && kt->opcode == SpvOpTypeInt ? kt->words[2] : 64;
+  if (signed_cmp != is_signed || (is_signed && w >= 1 && w <= 64 && (k >> (w - 1)) & 1))
+    return false; /* a negative signed bound says nothing useful */
+  static const int flip[] = {[GE] = LE, [GT] = LT, [LE] = GE, [LT] = GT};   /* k R n is n flip(R) k */
+  static const int negate[] = {[GE] = LT, [GT] = LE, [LE] = GT, [LT] = GE}; /* the branch not taken */
+  if (n_right)
+    rel = flip[rel];
+  if (!taken)
+    rel = negate[rel];
+  if (rel == GE) {
+    *bound = k;
+    return true;
+  }
+  if (rel == GT && k != UINT64_MAX) {
+    *bound = k + 1;
+    return true;
+  }
+  return false;
+}
+
+bool ca_guard_at_least(const ca_cfg *c, unsigned block, uint32_t n, bool is_signed, uint64_t *min) {
+  bool found = false;
+  for (unsigned b = block, guard = 0; guard < c->n; guard++) {
+    unsigned preds = 0, pred = 0;
+    for (unsigned p = 0; p < c->n; p++)
+      for (unsigned k = 0; k < c->num_succ[p]; k++)
+        if (c->succ[p][k] == b && c->rpo_number[p] != UINT32_MAX)
+          preds++, pred = p;
+    gac_inst *t = preds == 1 ? gac_block_terminator(c->blocks[pred]) : NULL;
+    uint64_t bound;
+    if (t && t->opcode == SpvOpBranchConditional && t->num_words >= 4 &&
+        edge_bound(c, t, gac_block_label(c->blocks[b]), n, is_signed, &bound) && (!found || bound > *min)) {
+      *min = bound;
+      found = true;
+    }
+    if (b == 0 || c->idom[b] == b || c->idom[b] == UINT32_MAX)
+      break;
+    b = c->idom[b];
+  }
+  return found;
+}

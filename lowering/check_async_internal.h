@@ -49,6 +49,11 @@ bool ca_defined_in_loop(const ca_cfg *c, int loop, uint32_t id);
  * avoid[] marks other than a and b (avoid may be NULL), their count; 0 if none. */
 unsigned ca_path(const ca_cfg *c, unsigned a, unsigned b, const bool *avoid, unsigned *out, unsigned max);
 
+/* The largest lower bound on n that the branches leading to `block` imply
+ * (edges into blocks that have no other predecessor and dominate it), by
+ * unsigned or by signed comparisons with constants; false if none. */
+bool ca_guard_at_least(const ca_cfg *c, unsigned block, uint32_t n, bool is_signed, uint64_t *min);
+
 bool ca_constant(const gac_module *m, uint32_t id, uint64_t *value);
 /* "%name" from OpName, else "%id". */
 void ca_name(const gac_module *m, uint32_t id, char *buf, size_t size);

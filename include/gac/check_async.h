@@ -54,9 +54,10 @@ gac_version_relation gac_version_compare(gac_version a, gac_version b, uint32_t 
 gac_version gac_version_next_iteration(gac_version v, uint32_t counter);
 /* The version an index id selects out of num_versions: a constant, or
  * OpUMod(x, V), x & (V-1) for V a power of two, or (for V = 2) y ^ 1 with y
- * such a version, with x = b, b + c, c + b or b - c (b - c under OpUMod only when it cannot
- * wrap: V a power of two, or b a counter whose start min_base[b] >= c, as
- * given by lower_bound). Anything else is unknown. */
+ * such a version, with x = b, b + c, c + b or b - c (b - c under OpUMod
+ * only when it cannot wrap: V a power of two, or lower_bound says b >= c);
+ * an index without mod is its own version (indices are in bounds).
+ * Anything else is unknown. */
 gac_version gac_version_of_index(const gac_module *m, uint32_t index, uint32_t num_versions,
                                  bool (*lower_bound)(void *user, uint32_t id, uint64_t *min), void *user);
 /* "2", "(%k - 1) mod 2", "?" into buf. */
