@@ -2,7 +2,8 @@
 # The main job, end to end: install what is missing, build, put every example
 # module through gac (assemble, validate with the GroupAsyncCopies rules and
 # SPIRV-Tools' core rules, print, write back bit-exact, lower with each
-# strategy and check the result with spirv-val), then run the conformance
+# strategy and check the result with spirv-val), pipeline the pipelined
+# conformance programs and check their waits, then run the conformance
 # kernels on PoCL with each strategy. Prints the tables and a last line
 # "N passed, M failed".
 set -euo pipefail
@@ -49,6 +50,22 @@ for src in examples/*.spvasm; do
     "$universal" "$cl12" "$cl20" "$rt" "$lowered_lines" "$lowered_cooperative" "$status"
   if [ "$status" = PASS ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 done
+
+# Software pipelining: the pipelined conformance programs (2, 3, 4 stages)
+# through --pipeline-loops (schedule pictures next to them) and the checker.
+echo
+printf '%-14s %-6s %-44s %s\n' program loops check-async result
+for s in 2 3 4; do
+  name=pipelined-s$s
+  log=$work/$name.log
+  if "$bin/gac-opt" --pipeline-loops=svg="$work/$name.svg" --check-async \
+    "$build/conformance/kernels/$name.cooperative.raised.spv" -o "$work/$name.spv" 2>"$log"; then status=PASS; else status=FAIL; fi
+  loops=$(grep -c 'pipelined the loop' "$log" || true)
+  check=$(sed -n 's/.*check-async: \(.*\) \[CheckAsync.Summary\]/\1/p' "$log")
+  printf '%-14s %-6s %-44s %s\n' "$name" "$loops" "$check" "$status"
+  if [ "$status" = PASS ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+done
+echo "schedule pictures: $work/pipelined-s*.svg"
 
 # The conformance kernels on PoCL, once per lowering strategy.
 for strategy in lines cooperative; do
