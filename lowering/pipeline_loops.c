@@ -630,10 +630,15 @@ static bool find_async(pipeliner *P) {
           if (!is_pure(P, j) && !is_hint(j) && j != gac_block_terminator(block_at(P, b)))
             return fail(P, j, "Pipeline.AsyncStatement", "statement %u (async stage %u) goes on after its "
                         "wait_group_events; an async statement must end with its wait", s, st->stage);
-        bool last = true;
-        for (unsigned k = 0; k < P->cfg.num_succ[b]; k++)
-          last = last && P->region[P->cfg.succ[b][k]] != (int)s;
-        st->wait_conditional = !last;
+        /* Met on every path through the statement: its block dominates
+         * every block that leaves the statement. */
+        for (unsigned x = 0; x < P->cfg.num_blocks; x++) {
+          if (!P->in_loop[x] || P->region[x] != (int)s)
+            continue;
+          for (unsigned k = 0; k < P->cfg.num_succ[x]; k++)
+            if (P->region[P->cfg.succ[x][k]] != (int)s || !P->in_loop[P->cfg.succ[x][k]])
+              st->wait_conditional = st->wait_conditional || !gac_cfg_dominates(&P->cfg, b, x);
+        }
       }
     }
     st->async = st->wait != NULL;
