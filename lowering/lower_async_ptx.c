@@ -191,7 +191,7 @@ static void wait_counts(const gac_lowering *L, rewrite *w, const history *h) {
   unsigned first = def && def->opcode == SpvOpSelect ? 3 : 2, step = def && def->opcode == SpvOpSelect ? 1 : 2;
   if (!def || (def->opcode != SpvOpSelect && def->opcode != SpvOpPhi))
     return;
-  uint32_t values[2];
+  uint32_t values[2] = {0, 0};
   unsigned distinct = 0;
   for (unsigned k = first; k < def->num_operands; k += step) {
     uint32_t v = gac_operand_word(def, k);
@@ -203,6 +203,8 @@ static void wait_counts(const gac_lowering *L, rewrite *w, const history *h) {
       values[distinct++] = v;
     }
   }
+  if (distinct == 0)
+    return;
   lower_known(L, values[0], &n);
   w->count = count_for(q, n, h);
   if (distinct == 2) {

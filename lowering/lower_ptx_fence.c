@@ -84,6 +84,8 @@ static bool flow(facts *F, gac_function *f, bool apply) {
   gac_module *m = (gac_module *)F->m;
   size_t n = 0;
   gac_foreach_block(b, f) n++;
+  if (n == 0)
+    return false; /* a declaration */
   gac_block **blocks = malloc(n * sizeof *blocks);
   uint8_t *in = calloc(n, 1), *reached = calloc(n, 1);
   uint32_t *index_of = calloc(m->bound, sizeof *index_of);

@@ -177,7 +177,7 @@ void gac_function_sort_blocks(gac_module *m, gac_function *f) {
     return;
   unsigned total = 0;
   gac_foreach_block(b, f) total++;
-  gac_block **order = malloc(total * sizeof *order);
+  gac_block **order = malloc((total + 1) * sizeof *order); /* + 1: GCC -O3 fears total = 0 */
   unsigned n = 0;
   for (unsigned i = 0; i < cfg.num_blocks; i++)
     order[n++] = cfg.blocks[i];
