@@ -9,29 +9,14 @@
 
 unsigned gac_block_successor_labels(const gac_block *b, uint32_t *labels, unsigned max) {
   const gac_inst *t = gac_block_terminator(b);
-  unsigned n = 0;
-  if (!t || !max)
-    return 0;
-  switch (t->opcode) {
-  case SpvOpBranch:
-    if (t->num_operands >= 1)
-      labels[n++] = gac_operand_word(t, 0);
-    break;
-  case SpvOpBranchConditional:
-    if (t->num_operands < 3)
-      break;
-    labels[n++] = gac_operand_word(t, 1);
-    if (max > 1 && gac_operand_word(t, 2) != labels[0])
-      labels[n++] = gac_operand_word(t, 2);
-    break;
-  case SpvOpSwitch:
-    for (unsigned i = 1; i < t->num_operands && n < max; i++)
-      if (t->operands[i].kind == GAC_OPERAND_ID)
-        labels[n++] = gac_operand_word(t, i);
-    break;
-  default:
-    break;
+  unsigned *ops = t && max ? malloc((t->num_operands + 2) * sizeof *ops) : NULL, n = 0;
+  unsigned k = ops ? gac_terminator_targets(t, ops, t->num_operands + 2) : 0;
+  for (unsigned i = 0; i < k && n < max; i++) {
+    uint32_t label = gac_operand_word(t, ops[i]);
+    if (t->opcode != SpvOpBranchConditional || !n || label != labels[0]) /* both ways to one block */
+      labels[n++] = label;
   }
+  free(ops);
   return n;
 }
 
