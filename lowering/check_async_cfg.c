@@ -1,6 +1,6 @@
-/* The control-flow graph --check-async walks: successors, reverse
- * post-order, dominators (Cooper, Harvey, Kennedy), natural loops with
- * their counters and exit tests. */
+/* The control-flow graph --check-async walks: gac_cfg's successors, reverse
+ * post-order, dominators and natural loops in function-order block
+ * indices, with the loops' counters and exit tests. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,101 +23,10 @@ int ca_block_of(const ca_cfg *c, const gac_inst *inst) {
   return label < c->m->bound && c->index_of[label] ? (int)c->index_of[label] - 1 : -1;
 }
 
-static void add_successors(ca_cfg *c, unsigned b) {
-  gac_inst *t = gac_block_terminator(c->blocks[b]);
-  c->succ[b] = xcalloc(t ? t->num_operands : 1, sizeof(unsigned));
-  if (!t)
-    return;
-  for (unsigned i = 0; i < t->num_operands; i++) {
-    if (t->operands[i].kind != GAC_OPERAND_ID)
-      continue;
-    uint32_t id = gac_operand_word(t, i);
-    if (id >= c->m->bound || !c->index_of[id])
-      continue;
-    unsigned s = c->index_of[id] - 1;
-    bool seen = false;
-    for (unsigned k = 0; k < c->num_succ[b]; k++)
-      seen |= c->succ[b][k] == s;
-    if (!seen)
-      c->succ[b][c->num_succ[b]++] = s;
-  }
-}
-
-/* Reverse post-order by an explicit stack. */
-static void order(ca_cfg *c) {
-  unsigned *stack = xcalloc(c->n, sizeof *stack), *next = xcalloc(c->n, sizeof *next);
-  unsigned char *mark = xcalloc(c->n, 1); /* 0 new, 1 on stack, 2 done */
-  unsigned *post = xcalloc(c->n, sizeof *post), np = 0, sp = 0;
-  stack[sp++] = 0;
-  mark[0] = 1;
-  while (sp) {
-    unsigned b = stack[sp - 1];
-    if (next[b] < c->num_succ[b]) {
-      unsigned s = c->succ[b][next[b]++];
-      if (!mark[s]) {
-        mark[s] = 1;
-        stack[sp++] = s;
-      }
-    } else {
-      mark[b] = 2;
-      post[np++] = b;
-      sp--;
-    }
-  }
-  c->num_rpo = np;
-  for (unsigned i = 0; i < np; i++) {
-    c->rpo[i] = post[np - 1 - i];
-    c->rpo_number[c->rpo[i]] = i;
-  }
-  free(stack);
-  free(next);
-  free(mark);
-  free(post);
-}
-
-static unsigned intersect(const ca_cfg *c, unsigned a, unsigned b) {
-  while (a != b) {
-    while (c->rpo_number[a] > c->rpo_number[b])
-      a = c->idom[a];
-    while (c->rpo_number[b] > c->rpo_number[a])
-      b = c->idom[b];
-  }
-  return a;
-}
-
-static void dominators(ca_cfg *c) {
-  for (unsigned i = 0; i < c->n; i++)
-    c->idom[i] = UINT32_MAX;
-  c->idom[0] = 0;
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (unsigned r = 1; r < c->num_rpo; r++) {
-      unsigned b = c->rpo[r], idom = UINT32_MAX;
-      for (unsigned p = 0; p < c->n; p++) {
-        if (c->idom[p] == UINT32_MAX)
-          continue;
-        for (unsigned k = 0; k < c->num_succ[p]; k++)
-          if (c->succ[p][k] == b)
-            idom = idom == UINT32_MAX ? p : intersect(c, p, idom);
-      }
-      if (idom != c->idom[b]) {
-        c->idom[b] = idom;
-        changed = true;
-      }
-    }
-  }
-}
-
 bool ca_dominates(const ca_cfg *c, unsigned a, unsigned b) {
   if (c->rpo_number[b] == UINT32_MAX || c->rpo_number[a] == UINT32_MAX)
     return false;
-  for (;;) {
-    if (a == b)
-      return true;
-    if (b == 0 || c->idom[b] == b)
-      return false;
-    b = c->idom[b];
-  }
+  return gac_cfg_dominates(&c->g, c->rpo_number[a], c->rpo_number[b]);
 }
 
 bool ca_in_loop(const ca_cfg *c, int loop, unsigned block) { return loop >= 0 && c->loops[loop].body[block]; }
@@ -193,57 +102,40 @@ static void find_exit_test(ca_cfg *c, ca_loop *L, unsigned b) {
 }
 
 static void find_loops(ca_cfg *c) {
+  const gac_cfg *g = &c->g;
   c->loops = xcalloc(c->n, sizeof *c->loops);
-  unsigned *work = xcalloc(c->n, sizeof *work);
-  for (unsigned r = 0; r < c->num_rpo; r++) {
-    unsigned h = c->rpo[r];
-    ca_loop *L = NULL;
+  bool *body = xcalloc(g->num_blocks, sizeof *body); /* in reverse post-order */
+  for (unsigned h = 0; h < g->num_blocks; h++) {
     unsigned latches = 0, latch = 0;
-    for (unsigned p = 0; p < c->n; p++) {
-      for (unsigned k = 0; k < c->num_succ[p]; k++) {
-        if (c->succ[p][k] != h || c->rpo_number[p] == UINT32_MAX)
-          continue;
-        if (!ca_dominates(c, h, p)) {
-          if (c->rpo_number[p] >= c->rpo_number[h])
-            c->irreducible = true; /* a retreating edge into a block that does not dominate it */
-          continue;
-        }
-        if (!L) {
-          L = &c->loops[c->num_loops++];
-          L->header = h;
-          L->body = xcalloc(c->n, sizeof(bool));
-          L->body[h] = true;
-          L->body_size = 1;
-        }
-        latches++;
-        latch = p;
-        /* The natural loop: everything that reaches the latch without passing the header. */
-        unsigned nw = 0;
-        if (!L->body[p]) {
-          L->body[p] = true;
-          L->body_size++;
-          work[nw++] = p;
-        }
-        while (nw) {
-          unsigned b = work[--nw];
-          for (unsigned q = 0; q < c->n; q++)
-            for (unsigned j = 0; j < c->num_succ[q]; j++)
-              if (c->succ[q][j] == b && !L->body[q] && c->rpo_number[q] != UINT32_MAX) {
-                L->body[q] = true;
-                L->body_size++;
-                work[nw++] = q;
-              }
-        }
+    memset(body, 0, g->num_blocks * sizeof *body);
+    body[h] = true;
+    for (unsigned j = 0; j < g->num_pred[h]; j++) {
+      unsigned p = g->pred[h][j];
+      if (j && g->pred[h][j - 1] == p)
+        continue; /* a switch may list one twice, side by side */
+      if (!gac_cfg_dominates(g, h, p)) {
+        if (p >= h)
+          c->irreducible = true; /* a retreating edge into a block that does not dominate it */
+        continue;
       }
+      latches++;
+      latch = p;
+      gac_cfg_add_loop_body(g, p, body);
     }
-    if (!L)
+    if (!latches)
       continue;
+    ca_loop *L = &c->loops[c->num_loops++];
+    L->header = c->rpo[h];
+    L->body = xcalloc(c->n, sizeof(bool));
+    for (unsigned b = 0; b < g->num_blocks; b++)
+      if (body[b])
+        L->body[c->rpo[b]] = true, L->body_size++;
     find_counter(c, L);
-    find_exit_test(c, L, h);
+    find_exit_test(c, L, L->header);
     if (latches == 1)
-      find_exit_test(c, L, latch);
+      find_exit_test(c, L, c->rpo[latch]);
   }
-  free(work);
+  free(body);
   for (unsigned b = 0; b < c->n; b++) {
     c->loop_of[b] = -1;
     for (unsigned l = 0; l < c->num_loops; l++)
@@ -271,16 +163,32 @@ void ca_cfg_build(ca_cfg *c, const gac_module *m, gac_function *f) {
   c->num_succ = xcalloc(c->n, sizeof *c->num_succ);
   c->rpo = xcalloc(c->n, sizeof *c->rpo);
   c->rpo_number = xcalloc(c->n, sizeof *c->rpo_number);
-  c->idom = xcalloc(c->n, sizeof *c->idom);
   c->loop_of = xcalloc(c->n, sizeof *c->loop_of);
-  for (unsigned b = 0; b < c->n; b++) {
-    add_successors(c, b);
+  for (unsigned b = 0; b < c->n; b++)
     c->rpo_number[b] = UINT32_MAX;
-  }
-  if (!c->n)
+  /* The fixpoint visits blocks in this order, and which witness a join
+   * keeps depends on it: a branch's last target first, as it always was. */
+  if (!c->n || !gac_cfg_build_ordered(&c->g, m, f, GAC_CFG_LAST_TARGET_FIRST))
     return;
-  order(c);
-  dominators(c);
+  const gac_cfg *g = &c->g;
+  c->num_rpo = g->num_blocks;
+  for (unsigned r = 0; r < g->num_blocks; r++) {
+    c->rpo[r] = c->index_of[g->label_of[r]] - 1;
+    c->rpo_number[c->rpo[r]] = r;
+  }
+  /* Successors in function indices, each once (a switch may name one twice). */
+  for (unsigned r = 0; r < g->num_blocks; r++) {
+    unsigned b = c->rpo[r];
+    c->succ[b] = xcalloc(g->num_succ[r], sizeof(unsigned));
+    for (unsigned k = 0; k < g->num_succ[r]; k++) {
+      unsigned s = c->rpo[g->succ[r][k]];
+      bool seen = false;
+      for (unsigned j = 0; j < c->num_succ[b]; j++)
+        seen |= c->succ[b][j] == s;
+      if (!seen)
+        c->succ[b][c->num_succ[b]++] = s;
+    }
+  }
   find_loops(c);
 }
 
@@ -296,8 +204,8 @@ void ca_cfg_free(ca_cfg *c) {
   free(c->index_of);
   free(c->rpo);
   free(c->rpo_number);
-  free(c->idom);
   free(c->loop_of);
+  gac_cfg_free(&c->g);
   memset(c, 0, sizeof *c);
 }
 
@@ -385,11 +293,10 @@ static bool edge_bound(const ca_cfg *c, const gac_inst *t, uint32_t target, uint
 bool ca_guard_at_least(const ca_cfg *c, unsigned block, uint32_t n, bool is_signed, uint64_t *min) {
   bool found = false;
   for (unsigned b = block, guard = 0; guard < c->n; guard++) {
-    unsigned preds = 0, pred = 0;
-    for (unsigned p = 0; p < c->n; p++)
-      for (unsigned k = 0; k < c->num_succ[p]; k++)
-        if (c->succ[p][k] == b && c->rpo_number[p] != UINT32_MAX)
-          preds++, pred = p;
+    unsigned r = c->rpo_number[b], preds = 0, pred = 0;
+    for (unsigned k = 0; r != UINT32_MAX && k < c->g.num_pred[r]; k++)
+      if (!preds || c->rpo[c->g.pred[r][k]] != pred) /* a switch may list one twice, side by side */
+        preds++, pred = c->rpo[c->g.pred[r][k]];
     gac_inst *t = preds == 1 ? gac_block_terminator(c->blocks[pred]) : NULL;
     uint64_t bound;
     if (t && t->opcode == SpvOpBranchConditional && t->num_words >= 4 &&
@@ -397,9 +304,9 @@ bool ca_guard_at_least(const ca_cfg *c, unsigned block, uint32_t n, bool is_sign
       *min = bound;
       found = true;
     }
-    if (b == 0 || c->idom[b] == b || c->idom[b] == UINT32_MAX)
+    if (r == UINT32_MAX || r == 0)
       break;
-    b = c->idom[b];
+    b = c->rpo[c->g.idom[r]];
   }
   return found;
 }

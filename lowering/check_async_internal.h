@@ -4,6 +4,7 @@
 #define GAC_CHECK_ASYNC_INTERNAL_H
 
 #include "gac/builder.h"
+#include "gac/cfg.h"
 
 /* A natural loop, with its counter when it has one: k = OpPhi(init from
  * outside, k + 1 from every latch), and its exit test when one is
@@ -28,9 +29,9 @@ typedef struct ca_cfg {
   gac_block **blocks;   /* in function order */
   uint32_t *index_of;   /* label id -> block index + 1, [bound] */
   unsigned **succ, *num_succ;
+  gac_cfg g;              /* its blocks are indexed by position in rpo */
   unsigned *rpo, num_rpo; /* reachable blocks, reverse post-order */
   unsigned *rpo_number;   /* block -> position in rpo, UINT32_MAX if unreachable */
-  unsigned *idom;
   int *loop_of;           /* innermost loop, -1 if none */
   ca_loop *loops;
   unsigned num_loops;

@@ -120,17 +120,8 @@ static bool find_loop(pipeliner *P) {
         continue;
       /* The natural loop of the back edge u -> h. */
       memset(body, 0, c->num_blocks * sizeof *body);
-      unsigned *work = malloc(c->num_blocks * sizeof *work), nw = 0, size = 1;
       body[h] = true;
-      if (!body[u])
-        body[u] = true, work[nw++] = u, size++;
-      while (nw) {
-        unsigned b = work[--nw];
-        for (unsigned j = 0; j < c->num_pred[b]; j++)
-          if (!body[c->pred[b][j]])
-            body[c->pred[b][j]] = true, work[nw++] = c->pred[b][j], size++;
-      }
-      free(work);
+      unsigned size = 1 + gac_cfg_add_loop_body(c, u, body);
       if (body[at] && size < best_size) {
         best = h, best_size = size;
         P->latch = u;

@@ -6,16 +6,18 @@
 #include "gac/builder.h"
 #include "internal.h"
 
-/* Label ids a terminator branches to, with the operand index of each. */
-static unsigned successors(const gac_inst *term, unsigned *operands, unsigned max) {
+unsigned gac_terminator_targets(const gac_inst *term, unsigned *operands, unsigned max) {
   unsigned n = 0;
   switch (term->opcode) {
   case SpvOpBranch:
-    operands[n++] = 0;
+    if (max >= 1 && term->num_operands >= 1)
+      operands[n++] = 0;
     break;
   case SpvOpBranchConditional:
-    operands[n++] = 1;
-    operands[n++] = 2;
+    if (max >= 2 && term->num_operands >= 3) {
+      operands[n++] = 1;
+      operands[n++] = 2;
+    }
     break;
   case SpvOpSwitch:
     for (unsigned i = 1; i < term->num_operands && n < max; i++) /* default, then (literal, label) pairs */
@@ -30,7 +32,7 @@ static unsigned successors(const gac_inst *term, unsigned *operands, unsigned ma
 
 unsigned gac_block_successors(const gac_module *m, const gac_block *b, gac_block **out, unsigned max) {
   gac_inst *term = gac_block_terminator(b);
-  unsigned ops[64], n = term ? successors(term, ops, 64) : 0, k = 0;
+  unsigned ops[64], n = term ? gac_terminator_targets(term, ops, 64) : 0, k = 0;
   for (unsigned i = 0; i < n && k < max; i++) {
     gac_inst *label = gac_def(m, gac_operand_word(term, ops[i]));
     if (label && gac_inst_block(label))
@@ -61,7 +63,7 @@ gac_block *gac_block_split_after(gac_module *m, gac_inst *inst) {
   gac_inst *term = gac_block_terminator(to);
   if (term) {
     unsigned ops[64];
-    unsigned n = successors(term, ops, 64);
+    unsigned n = gac_terminator_targets(term, ops, 64);
     for (unsigned k = 0; k < n; k++)
       retarget_phis(m, gac_operand_word(term, ops[k]), gac_block_label(from), gac_block_label(to));
   }

@@ -9,26 +9,14 @@
 
 unsigned gac_block_successor_labels(const gac_block *b, uint32_t *labels, unsigned max) {
   const gac_inst *t = gac_block_terminator(b);
-  unsigned n = 0;
-  if (!t)
-    return 0;
-  switch (t->opcode) {
-  case SpvOpBranch:
-    labels[n++] = gac_operand_word(t, 0);
-    break;
-  case SpvOpBranchConditional:
-    labels[n++] = gac_operand_word(t, 1);
-    if (max > 1 && gac_operand_word(t, 2) != labels[0])
-      labels[n++] = gac_operand_word(t, 2);
-    break;
-  case SpvOpSwitch:
-    for (unsigned i = 1; i < t->num_operands && n < max; i++)
-      if (t->operands[i].kind == GAC_OPERAND_ID)
-        labels[n++] = gac_operand_word(t, i);
-    break;
-  default:
-    break;
+  unsigned *ops = t && max ? malloc((t->num_operands + 2) * sizeof *ops) : NULL, n = 0;
+  unsigned k = ops ? gac_terminator_targets(t, ops, t->num_operands + 2) : 0;
+  for (unsigned i = 0; i < k && n < max; i++) {
+    uint32_t label = gac_operand_word(t, ops[i]);
+    if (t->opcode != SpvOpBranchConditional || !n || label != labels[0]) /* both ways to one block */
+      labels[n++] = label;
   }
+  free(ops);
   return n;
 }
 
@@ -47,35 +35,48 @@ static gac_block *block_of_label(const gac_module *m, uint32_t label) {
 
 /* Post-order by an explicit stack (deep CFGs must not overflow the C stack). */
 static unsigned post_order(const gac_module *m, gac_function *f, gac_block **order, unsigned *visited,
-                           uint32_t bound) {
+                           uint32_t bound, enum gac_cfg_order walk) {
   typedef struct frame {
     gac_block *b;
-    uint32_t succ[64];
+    uint32_t *succ;
     unsigned n, next;
   } frame;
   unsigned count = 0, depth = 0, cap = 64;
   frame *stack = malloc(cap * sizeof *stack);
-  stack[depth++] = (frame){.b = f->first_block};
-  visited[gac_block_label(f->first_block)] = 1;
-  stack[0].n = gac_block_successor_labels(f->first_block, stack[0].succ, 64);
-  while (depth) {
-    frame *top = &stack[depth - 1];
-    if (top->next < top->n) {
-      /* Last successor first, so that reverse post-order lists a branch's
-       * first target (and what it leads to) before its second. */
-      uint32_t s = top->succ[top->n - 1 - top->next++];
-      gac_block *sb = s < bound ? block_of_label(m, s) : NULL;
-      if (!sb || sb->function != f || visited[s])
-        continue;
-      visited[s] = 1;
-      if (depth == cap)
-        stack = realloc(stack, (cap *= 2) * sizeof *stack);
-      stack[depth] = (frame){.b = sb};
-      stack[depth].n = gac_block_successor_labels(sb, stack[depth].succ, 64);
-      depth++;
-    } else {
-      order[count++] = top->b;
-      depth--;
+  gac_block *entry = f->first_block;
+  uint32_t entry_label = gac_block_label(entry);
+  if (!stack || entry_label >= bound) {
+    free(stack);
+    return 0;
+  }
+  visited[entry_label] = 1;
+  for (gac_block *b = entry; b;) {
+    const gac_inst *t = gac_block_terminator(b);
+    unsigned max = t ? t->num_operands : 0;
+    stack[depth] = (frame){.b = b, .succ = malloc((max ? max : 1) * sizeof(uint32_t))};
+    stack[depth].n = stack[depth].succ ? gac_block_successor_labels(b, stack[depth].succ, max) : 0;
+    depth++;
+    b = NULL;
+    while (depth && !b) {
+      frame *top = &stack[depth - 1];
+      if (top->next < top->n) {
+        /* Last successor first, so that reverse post-order lists a branch's
+         * first target (and what it leads to) before its second; or the
+         * other way round when asked. */
+        unsigned k = top->next++;
+        uint32_t s = top->succ[walk == GAC_CFG_FIRST_TARGET_FIRST ? top->n - 1 - k : k];
+        gac_block *sb = s < bound ? block_of_label(m, s) : NULL;
+        if (!sb || sb->function != f || visited[s])
+          continue;
+        visited[s] = 1;
+        if (depth == cap)
+          stack = realloc(stack, (cap *= 2) * sizeof *stack);
+        b = sb;
+      } else {
+        order[count++] = top->b;
+        free(top->succ);
+        depth--;
+      }
     }
   }
   free(stack);
@@ -98,6 +99,10 @@ static void add_edge(unsigned **lists, unsigned *counts, unsigned from, unsigned
 }
 
 bool gac_cfg_build(gac_cfg *cfg, const gac_module *m, gac_function *f) {
+  return gac_cfg_build_ordered(cfg, m, f, GAC_CFG_FIRST_TARGET_FIRST);
+}
+
+bool gac_cfg_build_ordered(gac_cfg *cfg, const gac_module *m, gac_function *f, enum gac_cfg_order walk) {
   memset(cfg, 0, sizeof *cfg);
   cfg->function = f;
   if (!f->first_block)
@@ -105,9 +110,15 @@ bool gac_cfg_build(gac_cfg *cfg, const gac_module *m, gac_function *f) {
   unsigned total = 0;
   gac_foreach_block(b, f) total++;
   cfg->bound = m->bound;
-  cfg->index_of = calloc(m->bound, sizeof *cfg->index_of);
+  cfg->index_of = calloc(m->bound ? m->bound : 1, sizeof *cfg->index_of);
   gac_block **po = malloc(total * sizeof *po);
-  unsigned n = post_order(m, f, po, cfg->index_of, m->bound);
+  unsigned n = post_order(m, f, po, cfg->index_of, m->bound, walk);
+  if (!n) {
+    free(po);
+    gac_cfg_free(cfg);
+    cfg->function = f;
+    return false;
+  }
   cfg->num_blocks = n;
   cfg->blocks = malloc(n * sizeof *cfg->blocks);
   cfg->label_of = malloc(n * sizeof *cfg->label_of);
@@ -122,15 +133,18 @@ bool gac_cfg_build(gac_cfg *cfg, const gac_module *m, gac_function *f) {
   cfg->num_succ = calloc(n, sizeof *cfg->num_succ);
   cfg->num_pred = calloc(n, sizeof *cfg->num_pred);
   for (unsigned i = 0; i < n; i++) {
-    uint32_t s[64];
-    unsigned k = gac_block_successor_labels(cfg->blocks[i], s, 64);
+    const gac_inst *t = gac_block_terminator(cfg->blocks[i]);
+    unsigned max = t ? t->num_operands : 0;
+    uint32_t *s = malloc((max ? max : 1) * sizeof *s);
+    unsigned k = s ? gac_block_successor_labels(cfg->blocks[i], s, max) : 0;
     for (unsigned j = 0; j < k; j++) {
-      int t = gac_cfg_index(cfg, s[j]);
-      if (t >= 0) {
-        add_edge(cfg->succ, cfg->num_succ, i, (unsigned)t);
-        add_edge(cfg->pred, cfg->num_pred, (unsigned)t, i);
+      int to = gac_cfg_index(cfg, s[j]);
+      if (to >= 0) {
+        add_edge(cfg->succ, cfg->num_succ, i, (unsigned)to);
+        add_edge(cfg->pred, cfg->num_pred, (unsigned)to, i);
       }
     }
+    free(s);
   }
   /* Dominators, indices in reverse post-order. */
   cfg->idom = malloc(n * sizeof *cfg->idom);
@@ -159,6 +173,24 @@ bool gac_cfg_dominates(const gac_cfg *cfg, unsigned a, unsigned b) {
   while (b != a && b != 0)
     b = cfg->idom[b];
   return b == a;
+}
+
+unsigned gac_cfg_add_loop_body(const gac_cfg *cfg, unsigned latch, bool *body) {
+  if (body[latch])
+    return 0;
+  unsigned *work = malloc(cfg->num_blocks * sizeof *work), nw = 0, added = 1;
+  if (!work)
+    abort();
+  body[latch] = true;
+  work[nw++] = latch;
+  while (nw) {
+    unsigned b = work[--nw];
+    for (unsigned j = 0; j < cfg->num_pred[b]; j++)
+      if (!body[cfg->pred[b][j]])
+        body[cfg->pred[b][j]] = true, work[nw++] = cfg->pred[b][j], added++;
+  }
+  free(work);
+  return added;
 }
 
 void gac_cfg_free(gac_cfg *cfg) {

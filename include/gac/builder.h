@@ -78,6 +78,9 @@ gac_inst *gac_block_terminator(const gac_block *b);
  * block. inst's block is left without a terminator, for the caller to end. */
 gac_block *gac_block_split_after(gac_module *m, gac_inst *inst);
 
+/* The operand indices of the labels a terminator branches to (at most max;
+ * a label may repeat); their number. */
+unsigned gac_terminator_targets(const gac_inst *term, unsigned *operands, unsigned max);
 /* The blocks b's terminator branches to (at most max; a label may repeat). */
 unsigned gac_block_successors(const gac_module *m, const gac_block *b, gac_block **out, unsigned max);
 
