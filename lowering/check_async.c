@@ -1072,7 +1072,8 @@ static void evaluate_place(checker *c, const state *s, const gac_inst *i, unsign
       continue;
     gac_version fv = resolve(s, f->version);
     gac_version_relation r =
-        f->buffer == p.buffer ? gac_version_compare(fv, mine, c->buffers[p.buffer].versions) : GAC_VERSION_MAYBE;
+        f->buffer == p.buffer && p.buffer >= 0 ? gac_version_compare(fv, mine, c->buffers[p.buffer].versions)
+                                               : GAC_VERSION_MAYBE; /* unknown buffers: no versions to compare */
     if (r == GAC_VERSION_OTHER)
       continue;
     gac_check_verdict fv_verdict =
@@ -1279,7 +1280,7 @@ static void report(checker *c, const access *a) {
     snprintf(why, sizeof why, "the callee may access it");
   else if (c->gave_up)
     snprintf(why, sizeof why, "%s", c->gave_up_why);
-  else if (a->buffer != f->buffer)
+  else if (a->buffer != f->buffer || a->buffer < 0)
     snprintf(why, sizeof why, "the buffers may alias");
   else if (gac_version_compare(fd->fact_as, fd->seen_as, c->buffers[a->buffer].versions) == GAC_VERSION_MAYBE)
     snprintf(why, sizeof why, "the versions cannot be related");
