@@ -35,26 +35,13 @@ static double now_ms(void) {
   return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
 }
 
-static char *read_all(const char *path, size_t *size) {
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *data = malloc(n > 0 ? (size_t)n : 1);
-  *size = fread(data, 1, (size_t)n, f);
-  fclose(f);
-  return data;
-}
-
 /* The kernel `name` of <dir>/<program>.<strategy>.bc, or NULL with a message in why. */
 static void *load_kernel(void *self, const char *program, const char *name, char *why, size_t why_len) {
   const ocl *o = self;
   char path[1024];
   snprintf(path, sizeof path, "%s/%s.%s.%s", o->dir, program, o->strategy, o->il ? "raised.spv" : "bc");
   size_t size;
-  unsigned char *bin = (unsigned char *)read_all(path, &size);
+  unsigned char *bin = (unsigned char *)gac_suite_read_file(path, &size);
   if (!bin) {
     snprintf(why, why_len, "cannot read %.400s", path);
     return NULL;

@@ -30,6 +30,10 @@ typedef struct gac_backend {
   void (*release)(void *self, void *kernel);
 } gac_backend;
 
+/* The whole file at path, NUL-terminated (for PTX text), its size in *size
+ * if size is not NULL; NULL if it cannot be read. */
+char *gac_suite_read_file(const char *path, size_t *size);
+
 /* Runs every case on the backend and prints a row for each and the totals;
  * returns the number that failed. */
 unsigned gac_conformance_suite(const gac_backend *backend);

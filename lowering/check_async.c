@@ -549,21 +549,37 @@ static bool copy_of(const gac_module *m, const gac_inst *i, copy_view *v) {
   return false;
 }
 
-/* Does function f (or what it calls) start async copies? */
-static bool starts_copies(const gac_module *m, const gac_inst *fn_def, unsigned depth) {
+/* An instruction a call's callee may hold that matters to the checker. */
+typedef bool (*inst_test)(const gac_module *m, const gac_inst *i);
+
+static bool is_copy(const gac_module *m, const gac_inst *i) {
+  copy_view v;
+  return copy_of(m, i, &v);
+}
+
+static bool uses_workgroup_variable(const gac_module *m, const gac_inst *i) {
+  for (unsigned k = gac_inst_first_in_operand(i); k < i->num_operands; k++) {
+    const gac_inst *d = i->operands[k].kind == GAC_OPERAND_ID ? gac_def(m, gac_operand_word(i, k)) : NULL;
+    if (d && d->opcode == SpvOpVariable && d->words[3] == SpvStorageClassWorkgroup && !gac_inst_function(d))
+      return true;
+  }
+  return false;
+}
+
+/* Does function fn_def, or what it calls, hold an instruction that passes
+ * `test`? A declaration, or calls nested too deep, may hold anything. */
+static bool function_holds(const gac_module *m, const gac_inst *fn_def, inst_test test, unsigned depth) {
   if (!fn_def || depth > 8)
     return true;
   gac_foreach_function(f, (gac_module *)m) {
     if (f->def != fn_def)
       continue;
     if (!f->first_block)
-      return true; /* a declaration: anything */
+      return true;
     gac_foreach_block(b, f) {
       gac_foreach_inst(i, &b->insts) {
-        copy_view v;
-        if (copy_of(m, i, &v))
-          return true;
-        if (i->opcode == SpvOpFunctionCall && starts_copies(m, gac_def(m, in_operand(i, 0)), depth + 1))
+        if (test(m, i) ||
+            (i->opcode == SpvOpFunctionCall && function_holds(m, gac_def(m, in_operand(i, 0)), test, depth + 1)))
           return true;
       }
     }
@@ -598,47 +614,23 @@ static void evaluate(checker *c, const state *s, const gac_inst *i, unsigned rol
 static void evaluate_place(checker *c, const state *s, const gac_inst *i, unsigned role, enum access_kind kind,
                            place p, unsigned ctx, unsigned block);
 
-/* Does function fn_def (or what it calls) use a module-scope Workgroup variable? */
-static bool touches_workgroup_variables(const gac_module *m, const gac_inst *fn_def, unsigned depth) {
-  if (!fn_def || depth > 8)
+/* function_holds for a call's callee, asked once per function: cache[id]
+ * is 0 (not asked yet), 1 (no) or 2 (maybe). */
+static bool callee_holds(const checker *c, const gac_inst *call, uint8_t *cache, inst_test test) {
+  uint32_t fn = in_operand(call, 0);
+  if (fn >= c->m->bound)
     return true;
-  gac_foreach_function(f, (gac_module *)m) {
-    if (f->def != fn_def)
-      continue;
-    if (!f->first_block)
-      return true;
-    gac_foreach_block(b, f) {
-      gac_foreach_inst(i, &b->insts) {
-        for (unsigned k = gac_inst_first_in_operand(i); k < i->num_operands; k++) {
-          const gac_inst *d = i->operands[k].kind == GAC_OPERAND_ID ? gac_def(m, gac_operand_word(i, k)) : NULL;
-          if (d && d->opcode == SpvOpVariable && d->words[3] == SpvStorageClassWorkgroup && !gac_inst_function(d))
-            return true;
-        }
-        if (i->opcode == SpvOpFunctionCall && touches_workgroup_variables(m, gac_def(m, in_operand(i, 0)), depth + 1))
-          return true;
-      }
-    }
-    return false;
-  }
-  return true;
+  if (!cache[fn])
+    cache[fn] = function_holds(c->m, gac_def(c->m, fn), test, 0) ? 2 : 1;
+  return cache[fn] == 2;
 }
 
 static bool call_touches_variables(checker *c, const gac_inst *call) {
-  uint32_t fn = in_operand(call, 0);
-  if (fn >= c->m->bound)
-    return true;
-  if (!c->touches[fn])
-    c->touches[fn] = touches_workgroup_variables(c->m, gac_def(c->m, fn), 0) ? 2 : 1;
-  return c->touches[fn] == 2;
+  return callee_holds(c, call, c->touches, uses_workgroup_variable);
 }
 
 static bool call_starts_copies(checker *c, const gac_inst *call) {
-  uint32_t fn = in_operand(call, 0);
-  if (fn >= c->m->bound)
-    return true;
-  if (!c->starts[fn])
-    c->starts[fn] = starts_copies(c->m, gac_def(c->m, fn), 0) ? 2 : 1;
-  return c->starts[fn] == 2;
+  return callee_holds(c, call, c->starts, is_copy);
 }
 
 static uint8_t bump(uint8_t x) { return x < POS_CAP ? (uint8_t)(x + 1) : x; }

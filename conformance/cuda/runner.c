@@ -39,20 +39,6 @@ static const char *error_name(CUresult r) {
   return s ? s : "unknown CUDA error";
 }
 
-static char *read_text(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *text = malloc(n > 0 ? (size_t)n + 1 : 1);
-  size_t got = fread(text, 1, n > 0 ? (size_t)n : 0, f);
-  text[got] = '\0';
-  fclose(f);
-  return text;
-}
-
 /* The module of <dir>/<program>.sm<sm>.ptx, loaded once. */
 static CUmodule module_of(cuda *c, const char *program, char *why, size_t why_len) {
   char path[512];
@@ -60,7 +46,7 @@ static CUmodule module_of(cuda *c, const char *program, char *why, size_t why_le
   for (unsigned i = 0; i < c->num_modules; i++)
     if (strcmp(c->modules[i].path, path) == 0)
       return c->modules[i].module;
-  char *ptx = read_text(path);
+  char *ptx = gac_suite_read_file(path, NULL);
   if (!ptx) {
     snprintf(why, why_len, "cannot read %.400s", path);
     return NULL;
