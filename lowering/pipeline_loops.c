@@ -913,7 +913,7 @@ static void emit_step(pipeliner *P, gac_block **cur, const gac_pipe_step *step, 
       uint32_t j = known(P, t, &tv) ? iv_const(P, tv - stage) : op2(P, &b, SpvOpISub, t, iv_const(P, stage));
       bool commits = a + 1 < step->num_actions && step->actions[a + 1].kind == GAC_PIPE_COMMIT &&
                      step->actions[a + 1].statement == s;
-      for (unsigned k = 0; k < P->num_carried; k++)
+      for (unsigned k = 0; last_in && k < P->num_carried; k++)
         if (P->carried[k].owner == (int)s)
           (*last_in)[k] = vals[k];
       uint32_t waited = emit_instance(P, cur, s, j, vals, chain, commits);
@@ -1020,7 +1020,7 @@ static bool pipeline_loop(gac_module *m, gac_function *f, gac_inst *loop_marker,
     gac_builder cb = gac_builder_at_end(m, &cur->insts);
     gac_build_ops(&cb, SpvOpBranch, 0, 0, GAC_ID(gac_block_label(bh)));
     gac_builder hb = gac_builder_at_end(m, &bh->insts);
-    uint32_t k_id = gac_module_new_id(m), k_next = gac_module_new_id(m), latch_label = 0;
+    uint32_t k_id = gac_module_new_id(m), k_next = gac_module_new_id(m);
     gac_inst *k_phi = gac_build_ops(&hb, SpvOpPhi, P->iv_type, k_id, GAC_ID(iv_const(P, S)),
                                     GAC_ID(gac_block_label(cur)), GAC_ID(k_next), GAC_ID(0));
     gac_inst *phis[MAX_CARRIED];
@@ -1032,12 +1032,13 @@ static bool pipeline_loop(gac_module *m, gac_function *f, gac_inst *loop_marker,
     uint32_t more = lower_op2(&hb, SpvOpULessThan, P->L.bool_type, k_id, n);
     gac_build_ops(&hb, SpvOpBranchConditional, 0, 0, GAC_ID(more), GAC_ID(gac_block_label(bb)),
                   GAC_ID(gac_block_label(epi)));
-    uint32_t body_last_in[MAX_CARRIED]; /* unused: the epilogue runs each owner a stage > 0 has */
-    emit_step(P, &bb, &P->sched.body, k_id, vals, &body_last_in);
+    /* No last_in from the body: the epilogue runs again every owner of a
+     * carried value whose input is used after the loop (stage > 0). */
+    emit_step(P, &bb, &P->sched.body, k_id, vals, NULL);
     gac_builder lb = gac_builder_at_end(m, &bb->insts);
     gac_build_ops(&lb, SpvOpIAdd, P->iv_type, k_next, GAC_ID(k_id), GAC_ID(iv_const(P, 1)));
     gac_build_ops(&lb, SpvOpBranch, 0, 0, GAC_ID(gac_block_label(bh)));
-    latch_label = gac_block_label(bb);
+    uint32_t latch_label = gac_block_label(bb);
     gac_inst_set_id_operand(m, k_phi, 5, latch_label);
     for (unsigned k = 0; k < P->num_carried; k++) {
       gac_inst_set_id_operand(m, phis[k], 4, vals[k]);
