@@ -364,6 +364,9 @@ static void lower_function(gac_lowering *L, const bool *committing, gac_function
 }
 
 bool lower_async_waits_ptx(gac_lowering *L) {
+  /* Markers of loops not pipelined go first: they are neither commits nor
+   * waits (each once became a barrier here). */
+  lower_drop_pipeline_markers(L->m);
   bool progress = false;
   bool *committing = calloc(L->m->bound, sizeof *committing);
   gac_foreach_function(f, L->m) committing[f->def->result_id] = commits(L->m, f);

@@ -198,12 +198,7 @@ bool gac_lower_async_queues(gac_module *m, const char *arg, gac_diag *diag) {
     return false;
   if (!gac_validate_async_pipeline(m, diag))
     return false; /* lowering what breaks the rules would give a wrong module */
-  /* Annotations of loops not pipelined: the loop runs as written. */
-  gac_foreach_function(f, m) {
-    gac_foreach_block(b, f) {
-      gac_foreach_inst(i, &b->insts) if (gac_async_pipeline_op_of(m, i) >= GAC_PIPELINE_LOOP) gac_inst_remove(m, i);
-    }
-  }
+  lower_drop_pipeline_markers(m);
   gac_lowering L;
   gac_lowering_init(&L, m);
   bool ok = true;

@@ -2,6 +2,7 @@
  * constants known at compile time, counted loops. */
 #include <spirv/unified1/spirv.h>
 
+#include "gac/async_pipeline.h"
 #include "lower_util.h"
 
 uint32_t lower_op2(gac_builder *b, uint16_t opcode, uint32_t type, uint32_t x, uint32_t y) {
@@ -100,6 +101,15 @@ void lower_loop_close(gac_lowering *L, const gac_loop *lp, gac_block *last, uint
   gac_build_ops(&b, SpvOpBranch, 0, 0, GAC_ID(gac_block_label(lp->header)));
 }
 
+
+/* Annotations of loops not pipelined: the loop runs as written. */
+void lower_drop_pipeline_markers(gac_module *m) {
+  gac_foreach_function(f, m) {
+    gac_foreach_block(b, f) {
+      gac_foreach_inst(i, &b->insts) if (gac_async_pipeline_op_of(m, i) >= GAC_PIPELINE_LOOP) gac_inst_remove(m, i);
+    }
+  }
+}
 
 void gac_lowering_init(gac_lowering *L, gac_module *m) {
   uint32_t width = gac_module_addressing_model(m) == SpvAddressingModelPhysical32 ? 32 : 64;

@@ -17,6 +17,7 @@ typedef struct gac_lowering {
 } gac_lowering;
 
 /* Fills L for m: the size type follows the addressing model. */
+void lower_drop_pipeline_markers(gac_module *m);
 void gac_lowering_init(gac_lowering *L, gac_module *m);
 
 uint32_t lower_op2(gac_builder *b, uint16_t opcode, uint32_t type, uint32_t x, uint32_t y);

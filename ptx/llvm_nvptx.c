@@ -9,13 +9,15 @@
  *    dynamic shared array (CUDA has no per-argument shared allocations): the
  *    kernel becomes a wrapper that computes the pointers and calls the
  *    original body, which is inlined;
- *  - builtins from nvvm_builtins.c; then default<O2> and the NVPTX printer. */
+ *  - builtins from nvvm_builtins.c; then default<O3> and the NVPTX printer. */
 #define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <llvm-c/Analysis.h>
+#include <llvm-c/Support.h>
 #include <llvm-c/BitReader.h>
 #include <llvm-c/Core.h>
 #include <llvm-c/Target.h>
@@ -148,7 +150,23 @@ static void retarget_functions(LLVMModuleRef mod) {
   free(kernels);
 }
 
+/* LLVM keeps these knobs as process-wide options, set once (as Mesa and
+ * PoCL set theirs); measured on bench/cuda (docs/PTX.md, "Code quality"):
+ *  - unroll-threshold: a 32-step inner product of a tiled SGEMM (about 30
+ *    IR instructions a step) stays a loop at O3's 300; nvcc unrolls it.
+ *    1000 unrolls it (and loops like it) as nvcc does.
+ *  - enable-pre=false: GVN's scalar PRE, on the unrolled steps of a
+ *    pipelined loop's "fewer iterations than stages" path, moved every
+ *    multiply-add after every shared-memory load (254 registers for the
+ *    whole kernel instead of 69, i.e. one block per SM). */
+static void set_llvm_options(void) {
+  const char *argv[] = {"gac", "-unroll-threshold=1000", "-enable-pre=false"};
+  LLVMParseCommandLineOptions(sizeof argv / sizeof argv[0], argv, "gac: LLVM options for the PTX path");
+}
+
 static LLVMTargetMachineRef target_machine(unsigned sm, gac_diag *diag) {
+  static pthread_once_t options_once = PTHREAD_ONCE_INIT;
+  pthread_once(&options_once, set_llvm_options);
   LLVMInitializeNVPTXTargetInfo();
   LLVMInitializeNVPTXTarget();
   LLVMInitializeNVPTXTargetMC();
@@ -195,13 +213,20 @@ bool gac_ptx_from_bitcode(const void *bitcode, size_t size, unsigned sm, char **
   } else if (ok) {
     LLVMDisposeMessage(error);
   }
+  /* For looking at what the optimiser gets: GAC_PTX_SAVE_IR=FILE writes the
+   * retargeted module, before any pass, as LLVM text. */
+  const char *save = getenv("GAC_PTX_SAVE_IR");
+  if (ok && save && *save && LLVMPrintModuleToFile(mod, save, &error)) {
+    llvm_error(diag, "ptx.save-ir", save, error);
+    ok = false;
+  }
   if (ok) {
     LLVMPassBuilderOptionsRef options = LLVMCreatePassBuilderOptions();
-    LLVMErrorRef e = LLVMRunPasses(mod, "default<O2>", tm, options);
+    LLVMErrorRef e = LLVMRunPasses(mod, "default<O3>", tm, options);
     LLVMDisposePassBuilderOptions(options);
     if (e) {
       char *message = LLVMGetErrorMessage(e);
-      gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "ptx.internal", "LLVM's O2 pipeline failed: %s", message);
+      gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "ptx.internal", "LLVM's O3 pipeline failed: %s", message);
       LLVMDisposeErrorMessage(message);
       ok = false;
     }
