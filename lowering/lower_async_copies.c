@@ -149,7 +149,7 @@ static void cooperative_loop(gac_lowering *L, copy_plan *p, gac_block *from, gac
     step = L->one;
   }
   uint32_t index;
-  gac_loop lp = lower_shared_loop(L, from, join, first, step, total, &index);
+  gac_loop lp = lower_shared_loop(L, from, join, first, step, total, !serial, &index);
   gac_builder b = gac_builder_at_end(m, &lp.body->insts);
   uint32_t line = lower_op2(&b, SpvOpUDiv, L->size_type, index, divisor);
   uint32_t unit = lower_op2(&b, SpvOpUMod, L->size_type, index, divisor);
@@ -194,6 +194,11 @@ static gac_block *bulk_copy(gac_lowering *L, copy_plan *p, gac_block *test, gac_
   gac_block *bulk = gac_block_create(m, f, join->prev);
   gac_block *next_test = gac_block_create(m, f, bulk);
   gac_builder t = gac_builder_at_end(m, &test->insts);
+  /* The fence goes before the choice, on both ways: a write that reached a
+   * copy done the other way would otherwise still need a fence at the next
+   * bulk store. */
+  if (store)
+    lower_ptx_call(L, &t, GAC_PTX_FENCE_PROXY_ASYNC, 0, NULL, NULL);
   uint32_t low = lower_op2(&t, SpvOpBitwiseAnd, L->size_type, any, gac_constant_int(m, L->size_type, 15));
   uint32_t ok = lower_op2(&t, SpvOpIEqual, L->bool_type, low, L->zero);
   uint32_t total = lower_mul(L, &t, p->total_lines, p->line_bytes);
@@ -206,7 +211,6 @@ static gac_block *bulk_copy(gac_lowering *L, copy_plan *p, gac_block *test, gac_
 
   gac_builder b = gac_builder_at_end(m, &bulk->insts);
   if (store) {
-    lower_ptx_call(L, &b, GAC_PTX_FENCE_PROXY_ASYNC, 0, NULL, NULL);
     lower_workgroup_barrier(L, &b);
   } else {
     /* The slot this copy arms must not hold a group still in flight. */
@@ -234,7 +238,7 @@ static gac_block *bulk_copy(gac_lowering *L, copy_plan *p, gac_block *test, gac_
   }
   gac_block *done = gac_block_create(m, f, after);
   uint32_t line;
-  gac_loop lp = lower_shared_loop(L, after, done, id, size, p->total_lines, &line);
+  gac_loop lp = lower_shared_loop(L, after, done, id, size, p->total_lines, true, &line);
   gac_builder body = gac_builder_at_end(m, &lp.body->insts);
   uint32_t so, dof;
   line_offsets(L, &body, p, line, 0, &so, &dof);
@@ -262,7 +266,7 @@ static uint32_t lower_cooperative(gac_lowering *L, copy_plan *p, gac_block *pre,
   gac_builder b = gac_builder_at_end(m, &pre->insts);
   const gac_async_copy *k = &p->k;
   uint32_t id, size;
-  lower_linear_local_id(L, &b, &id, &size);
+  lower_linear_local_id(L, &b, pre->function, &id, &size);
 
   /* Everything the unit must divide: both start addresses, every stride, the line. */
   uint32_t so, dof;
@@ -288,9 +292,20 @@ static uint32_t lower_cooperative(gac_lowering *L, copy_plan *p, gac_block *pre,
   gac_block *join = gac_block_create(m, pre->function, pre);
   unsigned widths[4], num_widths = 0;
   static const unsigned all_widths[] = {16, 8, 4, 1};
-  for (unsigned i = serial ? 3 : 0; i < 4 && !p->empty; i++)
-    if (all_widths[i] == 1 || !p->line_bytes_known || p->line_bytes_known % all_widths[i] == 0)
+  /* PTX: 16 bytes, else the element's size where it is 4 or 8 (OpenCL
+   * aligns every element to its size): each extra width is a path whose
+   * addresses LLVM hoists out of the loops around the copy, and so holds
+   * registers for the whole kernel (the SGEMM of bench/cuda went from 40
+   * to 74 registers with all four). */
+  uint64_t bpe = 0;
+  bool element_unit = strat == STRATEGY_PTX && lower_known(L, k->num_bytes_per_element, &bpe) &&
+                      (bpe == 4 || bpe == 8 || bpe == 16);
+  for (unsigned i = serial ? 3 : 0; i < 4 && !p->empty; i++) {
+    if (element_unit && all_widths[i] != 16 && all_widths[i] != bpe)
+      continue;
+    if (all_widths[i] == 1 || all_widths[i] == bpe || !p->line_bytes_known || p->line_bytes_known % all_widths[i] == 0)
       widths[num_widths++] = all_widths[i];
+  }
   gac_block *test = pre;
   if (strat == STRATEGY_PTX && L->sm90 && !p->empty)
     test = bulk_copy(L, p, test, join, any, id, size);

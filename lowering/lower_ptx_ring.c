@@ -83,7 +83,7 @@ static gac_block *split_before(gac_lowering *L, gac_inst *at, gac_block **rest) 
 static gac_builder elect(gac_lowering *L, gac_block *pre, gac_block *join, gac_block **elected) {
   gac_builder b = gac_builder_at_end(L->m, &pre->insts);
   uint32_t id, size;
-  lower_linear_local_id(L, &b, &id, &size);
+  lower_linear_local_id(L, &b, pre->function, &id, &size);
   *elected = gac_block_create(L->m, pre->function, pre);
   branch_if(&b, lower_op2(&b, SpvOpIEqual, L->bool_type, id, L->zero), *elected, join);
   return gac_builder_at_end(L->m, &(*elected)->insts);

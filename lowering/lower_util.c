@@ -1,5 +1,7 @@
 /* Helpers shared by the lowering passes: arithmetic on the size type,
  * constants known at compile time, counted loops. */
+#include <string.h>
+
 #include <spirv/unified1/spirv.h>
 
 #include "gac/async_pipeline.h"
@@ -77,16 +79,29 @@ gac_loop lower_loop_open(gac_lowering *L, gac_block *from, gac_block *exit, uint
 }
 
 gac_loop lower_shared_loop(gac_lowering *L, gac_block *from, gac_block *exit, uint32_t first, uint32_t step,
-                           uint32_t total, uint32_t *index) {
+                           uint32_t total, bool first_below_step, uint32_t *index) {
   gac_builder f = gac_builder_at_end(L->m, &from->insts);
   /* The counter k runs from 0 to this work-item's count; the unit is
-   * first + k x step. The count is computed so that nothing overflows. */
-  uint32_t has_units = lower_op2(&f, SpvOpULessThan, L->bool_type, first, total);
-  uint32_t span = lower_add(L, &f, lower_op2(&f, SpvOpISub, L->size_type, total, first),
-                            lower_op2(&f, SpvOpISub, L->size_type, step, L->one));
-  uint32_t count = lower_op2(&f, SpvOpUDiv, L->size_type, span, step);
-  count = gac_build_ops(&f, SpvOpSelect, L->size_type, GAC_NEW_ID, GAC_ID(has_units), GAC_ID(count),
-                        GAC_ID(L->zero))->result_id;
+   * first + k x step. The count is computed so that nothing overflows. When
+   * first < step (a work-item's share: first is its id, step the group's
+   * size) it is total / step, plus one for the first total % step ids: a
+   * constant step makes that shifts, and a constant total too makes the
+   * count a constant where step divides total (the loop then goes away). */
+  uint32_t count;
+  if (first_below_step) {
+    uint32_t whole = lower_op2(&f, SpvOpUDiv, L->size_type, total, step);
+    uint32_t rest = lower_op2(&f, SpvOpUMod, L->size_type, total, step);
+    uint32_t more = lower_op2(&f, SpvOpULessThan, L->bool_type, first, rest);
+    count = lower_add(L, &f, whole, gac_build_ops(&f, SpvOpSelect, L->size_type, GAC_NEW_ID, GAC_ID(more),
+                                                  GAC_ID(L->one), GAC_ID(L->zero))->result_id);
+  } else {
+    uint32_t has_units = lower_op2(&f, SpvOpULessThan, L->bool_type, first, total);
+    uint32_t span = lower_add(L, &f, lower_op2(&f, SpvOpISub, L->size_type, total, first),
+                              lower_op2(&f, SpvOpISub, L->size_type, step, L->one));
+    count = lower_op2(&f, SpvOpUDiv, L->size_type, span, step);
+    count = gac_build_ops(&f, SpvOpSelect, L->size_type, GAC_NEW_ID, GAC_ID(has_units), GAC_ID(count),
+                          GAC_ID(L->zero))->result_id;
+  }
   gac_loop lp = lower_loop_open(L, from, exit, L->zero, count, 0, 0);
   gac_builder b = gac_builder_at_end(L->m, &lp.body->insts);
   *index = lower_add(L, &b, first, lower_mul(L, &b, lp.counter, step));
@@ -143,10 +158,76 @@ static void builtin_components(gac_lowering *L, gac_builder *b, uint32_t builtin
     out[i] = gac_build_ops(b, SpvOpCompositeExtract, L->size_type, GAC_NEW_ID, GAC_ID(value), GAC_LIT(i))->result_id;
 }
 
+/* Whether id is an entry point, and its LocalSize execution mode (OpenCL's
+ * reqd_work_group_size) if it has one. */
+static bool entry_point(gac_module *m, uint32_t id, bool *has_size, uint64_t size[3]) {
+  bool entry = false;
+  *has_size = false;
+  gac_foreach_inst(i, &m->sections[GAC_SECTION_ENTRY_POINT]) entry |= i->num_words > 2 && i->words[2] == id;
+  gac_foreach_inst(i, &m->sections[GAC_SECTION_EXECUTION_MODE]) {
+    if (i->opcode == SpvOpExecutionMode && i->num_words >= 6 && i->words[1] == id &&
+        i->words[2] == SpvExecutionModeLocalSize) {
+      for (unsigned d = 0; d < 3; d++)
+        size[d] = i->words[3 + d];
+      *has_size = size[0] && size[1] && size[2];
+    }
+  }
+  return entry;
+}
+
+static bool called(gac_module *m, uint32_t id) {
+  for (gac_operand *u = gac_first_use(m, id); u; u = u->next_use)
+    if (u->inst->opcode == SpvOpFunctionCall)
+      return true;
+  return false;
+}
+
+/* The work-group size of every launch that runs f, where it is a constant:
+ * f is a kernel with a required size that no function calls, or a function
+ * called only from such kernels, all with the same size (llvm-spirv-15 makes
+ * each kernel an entry-point wrapper that calls the kernel's body). Then
+ * the copies' shares divide by a constant. */
+static bool known_local_size(gac_module *m, const gac_function *f, uint64_t size[3]) {
+  uint32_t fid = f->def->result_id;
+  bool has_size, known = false;
+  if (entry_point(m, fid, &has_size, size)) {
+    if (!has_size || called(m, fid))
+      return false;
+    return true;
+  }
+  for (gac_operand *u = gac_first_use(m, fid); u; u = u->next_use) {
+    if (u->inst->opcode != SpvOpFunctionCall)
+      continue;
+    gac_block *blk = gac_inst_block(u->inst);
+    uint64_t caller[3];
+    if (!blk || !entry_point(m, blk->function->def->result_id, &has_size, caller) || !has_size ||
+        called(m, blk->function->def->result_id))
+      return false;
+    if (known && (caller[0] != size[0] || caller[1] != size[1] || caller[2] != size[2]))
+      return false;
+    memcpy(size, caller, sizeof caller);
+    known = true;
+  }
+  return known;
+}
+
 /* The work-item's linear index in the group, and the group's size. */
-void lower_linear_local_id(gac_lowering *L, gac_builder *b, uint32_t *id, uint32_t *size) {
+void lower_linear_local_id(gac_lowering *L, gac_builder *b, const gac_function *f, uint32_t *id, uint32_t *size) {
   uint32_t l[3], s[3];
+  uint64_t known[3];
   builtin_components(L, b, SpvBuiltInLocalInvocationId, l);
+  if (f && known_local_size(L->m, f, known)) {
+    for (unsigned d = 0; d < 3; d++)
+      s[d] = gac_constant_int(L->m, L->size_type, known[d]);
+    uint32_t sxy = gac_constant_int(L->m, L->size_type, known[0] * known[1]);
+    *size = gac_constant_int(L->m, L->size_type, known[0] * known[1] * known[2]);
+    *id = l[0];
+    if (known[1] > 1)
+      *id = lower_add(L, b, *id, lower_mul(L, b, l[1], s[0]));
+    if (known[2] > 1)
+      *id = lower_add(L, b, *id, lower_mul(L, b, l[2], sxy));
+    return;
+  }
   builtin_components(L, b, SpvBuiltInWorkgroupSize, s);
   uint32_t sxy = lower_mul(L, b, s[0], s[1]);
   *id = lower_add(L, b, l[0], lower_add(L, b, lower_mul(L, b, l[1], s[0]), lower_mul(L, b, l[2], sxy)));

@@ -43,9 +43,10 @@ gac_loop lower_loop_open(gac_lowering *L, gac_block *from, gac_block *exit, uint
                    uint32_t carried_type, uint32_t carried_in);
 void lower_loop_close(gac_lowering *L, const gac_loop *lp, gac_block *last, uint32_t step);
 /* A work-item's share of `total` units: first, first + step, ... below
- * total (*index, in the body). Closed with lower_loop_close(..., L->one). */
+ * total (*index, in the body). Closed with lower_loop_close(..., L->one).
+ * first_below_step: the caller knows first < step (an id and the size). */
 gac_loop lower_shared_loop(gac_lowering *L, gac_block *from, gac_block *exit, uint32_t first, uint32_t step,
-                           uint32_t total, uint32_t *index);
+                           uint32_t total, bool first_below_step, uint32_t *index);
 
 /* The storage class of a pointer value (~0u if it is not one), and whether
  * a copy from src to dst goes from global to local memory. */
@@ -55,8 +56,10 @@ bool lower_global_to_local(const gac_module *m, uint32_t dst, uint32_t src);
 /* The function whose OpFunction defines `id`, or NULL. */
 gac_function *lower_function_by_id(const gac_module *m, uint32_t id);
 
-/* The work-item's linear index in the work-group, and the group's size. */
-void lower_linear_local_id(gac_lowering *L, gac_builder *b, uint32_t *id, uint32_t *size);
+/* The work-item's linear index in the work-group, and the group's size: a
+ * constant where f (the function the code goes in) is a kernel with a
+ * required work-group size that no function calls. */
+void lower_linear_local_id(gac_lowering *L, gac_builder *b, const gac_function *f, uint32_t *id, uint32_t *size);
 
 /* A work-group barrier over local and global memory, as the copies' waits need. */
 void lower_workgroup_barrier(gac_lowering *L, gac_builder *b);

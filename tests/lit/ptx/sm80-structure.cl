@@ -1,7 +1,7 @@
 // The shape of a PTX module for sm_80: a kernel entry with every parameter,
 // a local-pointer parameter as a u64 offset into the one dynamic shared
-// array, global -> local units as cp.async (16 bytes .cg, 8 and 4 .ca, picked
-// at run time by alignment), the wait on them as wait_all + bar.sync, and
+// array, global -> local units as cp.async (16 bytes .cg, else the float's 4
+// bytes .ca, picked at run time by alignment; no 8-byte path for floats), the wait on them as wait_all + bar.sync, and
 // the wait on the local -> global copy (plain loads and stores) as bar.sync
 // alone: it must not drain the cp.async groups.
 // RUN: clang-15 -cc1 -triple spir64-unknown-unknown -cl-std=CL1.2 -emit-llvm-bc -finclude-default-header -include %gac-include/gac/cl/extended_async_copies.h -no-opaque-pointers -O2 %s -o %t.bc
@@ -16,8 +16,8 @@
 // CHECK-NEXT: .param .u64 k_param_2,
 // CHECK-NEXT: .param .u64 k_param_3
 // CHECK-DAG: cp.async.cg.shared.global [{{%rd[0-9]+}}], [{{%rd[0-9]+}}], 16;
-// CHECK-DAG: cp.async.ca.shared.global [{{%rd[0-9]+}}], [{{%rd[0-9]+}}], 8;
 // CHECK-DAG: cp.async.ca.shared.global [{{%rd[0-9]+}}], [{{%rd[0-9]+}}], 4;
+// CHECK-NOT: cp.async.ca.shared.global [{{%rd[0-9]+}}], [{{%rd[0-9]+}}], 8;
 // CHECK: cp.async.wait_all;
 // CHECK-NEXT: bar.sync 0;
 // CHECK-NOT: cp.async.wait_all
