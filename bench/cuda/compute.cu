@@ -1,0 +1,563 @@
+// gac-bench-compute: compute kernels compiled by gac-opt --emit=ptx, side by
+// side in one run with hand-written CUDA kernels of the same tiling and, for
+// SGEMM, cuBLAS as the ceiling:
+//
+//   sgemm.cl    C = A B, n x n floats, 32 x 32 tiles, 32 x 8 threads, 4 rows
+//               of one column each; GFLOP/s = 2 n^3 / time
+//   stencil.cl  5-point stencil, n x n output from an (n + 2)^2 input, 32-wide
+//               column strips of `count` 32 x 32 tiles; GB/s = (input read
+//               once + output written once) / time
+//
+// Each gac kernel runs unpipelined and pipelined (--pipeline-loops, 3
+// stages), from the sm_80 and the sm_90 PTX; each hand-written kernel runs
+// unpipelined (plain loads to shared memory) and as a 3-stage cp.async ring.
+// Per kernel: 3 warm-up launches, then REPS launches each timed with CUDA
+// events; the median is reported. Every result is checked (FAIL and a
+// non-zero exit status otherwise).
+//
+// Usage: gac-bench-compute PTX_DIR [--profile]
+//   PTX_DIR holds {sgemm,stencil}.{unpipelined,pipelined}.sm{80,90}.ptx
+//   (`ninja ptx-device-bundle`). --profile: one launch per kernel at one size
+//   (SGEMM n = 2048, stencil n = 4096), bracketed by cudaProfilerStart/Stop,
+//   for `ncu --profile-from-start off` (bench/cuda/profile.sh).
+// Built on the GPU machine by bench/cuda/device_run.sh:
+//   nvcc -O3 -arch=sm_90 compute.cu -lcuda -lcublas
+#include <cublas_v2.h>
+#include <cuda.h>
+#include <cuda_profiler_api.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+// The tiling of sgemm.cl and stencil.cl.
+enum { TS = 32, WY = 8, RY = TS / WY, THREADS = TS * WY, P = TS + 2, STAGES = 3 };
+enum { WARMUP = 3, REPS = 30 };
+
+#define CHECK(x)                                                                                  \
+  do {                                                                                            \
+    cudaError_t e_ = (x);                                                                         \
+    if (e_ != cudaSuccess) {                                                                      \
+      fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_));                 \
+      exit(1);                                                                                    \
+    }                                                                                             \
+  } while (0)
+#define CHECK_CU(x)                                                                               \
+  do {                                                                                            \
+    CUresult r_ = (x);                                                                            \
+    if (r_ != CUDA_SUCCESS) {                                                                     \
+      const char *s_ = "";                                                                        \
+      cuGetErrorName(r_, &s_);                                                                    \
+      fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, s_);                                     \
+      exit(1);                                                                                    \
+    }                                                                                             \
+  } while (0)
+#define CHECK_BLAS(x)                                                                             \
+  do {                                                                                            \
+    cublasStatus_t s_ = (x);                                                                      \
+    if (s_ != CUBLAS_STATUS_SUCCESS) {                                                            \
+      fprintf(stderr, "%s:%d: cuBLAS status %d\n", __FILE__, __LINE__, (int)s_);                  \
+      exit(1);                                                                                    \
+    }                                                                                             \
+  } while (0)
+
+// ---------------------------------------------------------------------------
+// Hand-written kernels. One template per kernel: STAGES_ == 1 is the
+// unpipelined kernel (plain loads, __syncthreads, compute, __syncthreads),
+// STAGES_ > 1 the cp.async ring; only the copy and the loop schedule differ.
+
+// One unit of a tile, global -> shared: cp.async when pipelined (16 bytes
+// bypass L1, .cg; narrower units must use .ca), else a plain load and store.
+template <bool ASYNC, class T> __device__ __forceinline__ void copy_unit(T *smem, const T *gmem) {
+  if constexpr (ASYNC) {
+    unsigned s = (unsigned)__cvta_generic_to_shared(smem);
+    if constexpr (sizeof(T) == 16)
+      asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(s), "l"(gmem) : "memory");
+    else
+      asm volatile("cp.async.ca.shared.global [%0], [%1], %2;" ::"r"(s), "l"(gmem), "n"(sizeof(T)) : "memory");
+  } else {
+    *smem = *gmem;
+  }
+}
+__device__ __forceinline__ void commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
+template <int N> __device__ __forceinline__ void wait_group() {
+  asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory");
+}
+
+// compute(t, slot) for the tiles t in [0, tiles), each after fetch(t, slot)
+// has brought it into shared-memory slot `slot`. Pipelined: the usual ring,
+// fetches issued STAGES_ - 1 tiles ahead, one commit per tile (empty groups
+// at the end keep wait_group's count a constant), one __syncthreads per
+// tile: it makes tile t visible to all and frees tile t - 1's slot, which
+// the next fetch then overwrites.
+template <int STAGES_, class Fetch, class Compute>
+__device__ __forceinline__ void run_tiles(unsigned tiles, Fetch fetch, Compute compute) {
+  if constexpr (STAGES_ == 1) {
+    for (unsigned t = 0; t < tiles; t++) {
+      fetch(t, 0);
+      __syncthreads();
+      compute(t, 0);
+      __syncthreads();
+    }
+  } else {
+    for (unsigned s = 0; s < STAGES_ - 1; s++) {
+      if (s < tiles)
+        fetch(s, s);
+      commit();
+    }
+    unsigned slot = 0, next = STAGES_ - 1; // tile t's slot, and tile t + STAGES_ - 1's
+    for (unsigned t = 0; t < tiles; t++) {
+      wait_group<STAGES_ - 2>(); // this thread's part of tile t has landed
+      __syncthreads();
+      if (t + STAGES_ - 1 < tiles)
+        fetch(t + STAGES_ - 1, next);
+      commit();
+      compute(t, slot);
+      slot = slot + 1 == STAGES_ ? 0 : slot + 1;
+      next = next + 1 == STAGES_ ? 0 : next + 1;
+    }
+  }
+}
+
+// sgemm.cl by hand: a thread fetches one 16-byte unit of each 32 x 32 tile
+// of A and B (256 threads, 256 units) and computes rows ly + 8r of column lx.
+template <int STAGES_>
+__global__ void __launch_bounds__(THREADS) hand_sgemm(const float *A, const float *B, float *C, unsigned n) {
+  __shared__ __align__(16) float As[STAGES_][TS * TS], Bs[STAGES_][TS * TS];
+  const unsigned lx = threadIdx.x, ly = threadIdx.y, tid = ly * TS + lx;
+  const unsigned gx = blockIdx.x * TS, gy = blockIdx.y * TS;
+  const unsigned ur = tid / (TS / 4), uc = tid % (TS / 4) * 4; // this thread's unit: row, first column
+  float acc[RY] = {};
+  auto fetch = [&](unsigned t, unsigned s) {
+    copy_unit<(STAGES_ > 1)>((float4 *)&As[s][ur * TS + uc], (const float4 *)&A[(size_t)(gy + ur) * n + t * TS + uc]);
+    copy_unit<(STAGES_ > 1)>((float4 *)&Bs[s][ur * TS + uc], (const float4 *)&B[(size_t)(t * TS + ur) * n + gx + uc]);
+  };
+  auto compute = [&](unsigned, unsigned s) {
+#pragma unroll
+    for (unsigned k = 0; k < TS; k++) {
+      float b = Bs[s][k * TS + lx];
+#pragma unroll
+      for (unsigned r = 0; r < RY; r++)
+        acc[r] += As[s][(ly + r * WY) * TS + k] * b;
+    }
+  };
+  run_tiles<STAGES_>(n / TS, fetch, compute);
+#pragma unroll
+  for (unsigned r = 0; r < RY; r++)
+    C[(size_t)(gy + ly + r * WY) * n + gx + lx] = acc[r];
+}
+
+// stencil.cl by hand. The 34 x 34 halo tile's rows start at odd multiples of
+// 8 bytes in global memory (the pitch n + 2 is 2 mod 4 floats), so 16-byte
+// units do not fit; 8-byte units (17 a row, 578 a tile) are the widest that do.
+template <int STAGES_>
+__global__ void __launch_bounds__(THREADS) hand_stencil(const float *in, float *out, unsigned n, unsigned count) {
+  __shared__ __align__(16) float tile[STAGES_][P * P];
+  const unsigned lx = threadIdx.x, ly = threadIdx.y, tid = ly * TS + lx;
+  const unsigned gx = blockIdx.x * TS, pitch = n + 2, first = blockIdx.y * count; // first tile of the strip
+  auto fetch = [&](unsigned i, unsigned s) {
+    const float *src = in + (size_t)(first + i) * TS * pitch + gx;
+    for (unsigned u = tid; u < P * P / 2; u += THREADS) {
+      unsigned row = u / (P / 2), col = u % (P / 2);
+      copy_unit<(STAGES_ > 1)>((float2 *)&tile[s][row * P] + col, (const float2 *)(src + (size_t)row * pitch) + col);
+    }
+  };
+  auto compute = [&](unsigned i, unsigned s) {
+    const unsigned oy = (first + i) * TS + ly;
+#pragma unroll
+    for (unsigned r = 0; r < RY; r++) {
+      const float *c = &tile[s][(ly + r * WY + 1) * P + lx + 1]; // the centre
+      out[(size_t)(oy + r * WY) * n + gx + lx] = 0.5f * c[0] + 0.125f * (c[-P] + c[P] + c[-1] + c[1]);
+    }
+  };
+  run_tiles<STAGES_>(count, fetch, compute);
+}
+
+// ---------------------------------------------------------------------------
+// Host side.
+
+static bool profile_mode = false;
+
+// Median of REPS launches, each timed with events, after WARMUP launches.
+// --profile: one launch, between cudaProfilerStart and Stop, timed the same.
+static double median_ms(const std::function<void()> &launch) {
+  cudaEvent_t a, b;
+  CHECK(cudaEventCreate(&a));
+  CHECK(cudaEventCreate(&b));
+  unsigned warmup = profile_mode ? 0 : WARMUP, reps = profile_mode ? 1 : REPS;
+  for (unsigned r = 0; r < warmup; r++)
+    launch();
+  CHECK(cudaDeviceSynchronize());
+  if (profile_mode)
+    CHECK(cudaProfilerStart());
+  std::vector<float> t;
+  for (unsigned r = 0; r < reps; r++) {
+    CHECK(cudaEventRecord(a));
+    launch();
+    CHECK(cudaEventRecord(b));
+    CHECK(cudaEventSynchronize(b));
+    float ms;
+    CHECK(cudaEventElapsedTime(&ms, a, b));
+    t.push_back(ms);
+  }
+  if (profile_mode)
+    CHECK(cudaProfilerStop());
+  CHECK(cudaGetLastError());
+  CHECK(cudaEventDestroy(a));
+  CHECK(cudaEventDestroy(b));
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+static std::string read_text(const std::string &path) {
+  FILE *f = fopen(path.c_str(), "rb");
+  if (!f)
+    return "";
+  std::string s;
+  char buf[65536];
+  size_t got;
+  while ((got = fread(buf, 1, sizeof buf, f)) > 0)
+    s.append(buf, got);
+  fclose(f);
+  return s;
+}
+
+// A gac kernel from a PTX file (JIT-compiled by the driver for this GPU).
+struct GacKernel {
+  CUmodule mod = nullptr;
+  CUfunction fn = nullptr;
+};
+static GacKernel load_gac(const std::string &path, const char *name) {
+  GacKernel k;
+  std::string ptx = read_text(path);
+  if (ptx.empty()) {
+    fprintf(stderr, "cannot read %s\n", path.c_str());
+    return k;
+  }
+  char log[8192] = "";
+  CUjit_option opts[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void *vals[] = {log, (void *)(size_t)sizeof log};
+  if (cuModuleLoadDataEx(&k.mod, ptx.c_str(), 2, opts, vals) != CUDA_SUCCESS) {
+    fprintf(stderr, "%s: the JIT failed: %s\n", path.c_str(), log);
+    k.mod = nullptr;
+    return k;
+  }
+  CHECK_CU(cuModuleGetFunction(&k.fn, k.mod, name));
+  return k;
+}
+
+// The gac variants, in table order: PTX file stem and label.
+static const char *const GAC_VARIANTS[][2] = {{"unpipelined.sm80", "gac sm80 unpipelined"},
+                                              {"pipelined.sm80", "gac sm80 pipelined"},
+                                              {"unpipelined.sm90", "gac sm90 unpipelined"},
+                                              {"pipelined.sm90", "gac sm90 pipelined"}};
+
+struct Row {
+  std::string label;
+  double ms = 0, value = 0; // value: GFLOP/s or GB/s
+  bool ok = false, ran = false;
+};
+
+static unsigned long long hash(size_t i, unsigned seed) { // splitmix64
+  unsigned long long x = (i + 1) * 0x9E3779B97F4A7C15ull ^ seed * 0xD1B54A32D192ED03ull;
+  x ^= x >> 31, x *= 0xBF58476D1CE4E5B9ull, x ^= x >> 29;
+  return x;
+}
+// Deterministic inputs in [-1, 1), exact in float (24 bits).
+static float input_value(size_t i, unsigned seed) { return (float)((hash(i, seed) >> 40) * (2.0 / 16777216.0) - 1.0); }
+
+static std::string slug(const std::string &label) { // "gac sm80 unpipelined" -> "gac-sm80-unpipelined"
+  std::string s = label;
+  std::replace(s.begin(), s.end(), ' ', '-');
+  return s;
+}
+
+static void print_table(const char *kernel, unsigned n, const char *unit, const std::vector<Row> &rows,
+                        const char *ref_names[], int nrefs) {
+  // Ratios are value / reference value: > 1 is faster than the reference.
+  std::vector<double> refs;
+  for (int r = 0; r < nrefs; r++) {
+    double v = 0;
+    for (const Row &row : rows)
+      if (row.label == ref_names[r] && row.ran && row.ok)
+        v = row.value;
+    refs.push_back(v);
+  }
+  printf("\n%s n=%u (%s; median of %d launches)\n", kernel, n, unit, profile_mode ? 1 : (int)REPS);
+  printf("%-24s %10s %10s", "variant", unit, "ms");
+  for (int r = 0; r < nrefs; r++)
+    printf("  x %-18s", ref_names[r]);
+  printf("  check\n");
+  for (const Row &row : rows) {
+    if (!row.ran) {
+      printf("%-24s %10s %10s", row.label.c_str(), "-", "-");
+      for (int r = 0; r < nrefs; r++)
+        printf("  %20s", "-");
+      printf("  FAIL (did not run)\n");
+      continue;
+    }
+    printf("%-24s %10.1f %10.4f", row.label.c_str(), row.value, row.ms);
+    for (int r = 0; r < nrefs; r++)
+      if (refs[r] > 0)
+        printf("  %20.3f", row.value / refs[r]);
+      else
+        printf("  %20s", "-");
+    printf("  %s\n", row.ok ? "ok" : "FAIL");
+  }
+  for (const Row &row : rows)
+    printf("RESULT %s %u %s %.2f %s %.5f %s\n", kernel, n, slug(row.label).c_str(), row.ran ? row.value : 0.0, unit,
+           row.ran ? row.ms : 0.0, row.ran && row.ok ? "ok" : "FAIL");
+}
+
+// ---------------------------------------------------------------------------
+// SGEMM
+
+struct SgemmCheck {
+  unsigned n;
+  std::vector<float> ref;   // cuBLAS's C, checked against the samples
+  std::vector<float> bound; // sum over k of |a_ik| |b_kj|, from cuBLAS on |A| and |B|
+  std::vector<size_t> samples;
+  std::vector<double> sample_ref, sample_bound; // host double precision
+};
+
+static const double SGEMM_TOL = 1e-4; // relative to sum |a||b|
+
+// The samples: the corners of C and a few thousand spread entries.
+static void sgemm_samples(SgemmCheck &c, const std::vector<float> &A, const std::vector<float> &B) {
+  size_t n = c.n, last = n - 1;
+  c.samples = {0, last, last * n, last * n + last};
+  for (size_t s = 0; s < 4000; s++)
+    c.samples.push_back(hash(s, 77) % (n * n));
+  for (size_t idx : c.samples) {
+    size_t i = idx / n, j = idx % n;
+    double sum = 0, abs = 0;
+    for (size_t k = 0; k < n; k++) {
+      double p = (double)A[i * n + k] * B[k * n + j];
+      sum += p, abs += std::fabs(p);
+    }
+    c.sample_ref.push_back(sum), c.sample_bound.push_back(abs);
+  }
+}
+
+// got against the host samples, and (unless it is cuBLAS's own) entirely
+// against cuBLAS's C.
+static bool sgemm_ok(const SgemmCheck &c, const std::vector<float> &got, const std::string &label, bool full) {
+  size_t bad = 0, first = 0;
+  double worst = 0;
+  for (size_t s = 0; s < c.samples.size(); s++) {
+    double err = std::fabs(got[c.samples[s]] - c.sample_ref[s]), tol = SGEMM_TOL * c.sample_bound[s] + 1e-30;
+    if (!(err <= tol) && bad++ == 0)
+      first = c.samples[s];
+    worst = std::max(worst, err / tol);
+  }
+  if (bad)
+    printf("FAIL %s sgemm n=%u: %zu of %zu sampled entries off the host reference (first C[%zu][%zu] = %g, want %g)\n",
+           label.c_str(), c.n, bad, c.samples.size(), first / c.n, first % c.n, got[first],
+           c.sample_ref[std::find(c.samples.begin(), c.samples.end(), first) - c.samples.begin()]);
+  if (!full)
+    return bad == 0;
+  size_t fbad = 0, ffirst = 0;
+  for (size_t i = 0; i < got.size(); i++) {
+    double err = std::fabs((double)got[i] - c.ref[i]), tol = SGEMM_TOL * c.bound[i] + 1e-30;
+    if (!(err <= tol) && fbad++ == 0)
+      ffirst = i;
+  }
+  if (fbad)
+    printf("FAIL %s sgemm n=%u: %zu of %zu entries off cuBLAS (first C[%zu][%zu] = %g, cuBLAS %g)\n", label.c_str(),
+           c.n, fbad, got.size(), ffirst / c.n, ffirst % c.n, got[ffirst], c.ref[ffirst]);
+  return bad == 0 && fbad == 0;
+}
+
+// Row-major C = A B through column-major cuBLAS: C^T = B^T A^T.
+static void cublas_rowmajor(cublasHandle_t h, const float *A, const float *B, float *C, unsigned n) {
+  const float one = 1, zero = 0;
+  CHECK_BLAS(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, B, n, A, n, &zero, C, n));
+}
+
+static bool bench_sgemm(const std::string &ptx_dir, cublasHandle_t blas, unsigned n) {
+  size_t count = (size_t)n * n, bytes = count * sizeof(float);
+  std::vector<float> A(count), B(count), absA(count), absB(count);
+  for (size_t i = 0; i < count; i++) {
+    A[i] = input_value(i, 1), B[i] = input_value(i, 2);
+    absA[i] = std::fabs(A[i]), absB[i] = std::fabs(B[i]);
+  }
+  float *dA, *dB, *dC;
+  CHECK(cudaMalloc(&dA, bytes));
+  CHECK(cudaMalloc(&dB, bytes));
+  CHECK(cudaMalloc(&dC, bytes));
+
+  SgemmCheck chk;
+  chk.n = n;
+  chk.ref.resize(count), chk.bound.resize(count);
+  CHECK(cudaMemcpy(dA, absA.data(), bytes, cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpy(dB, absB.data(), bytes, cudaMemcpyHostToDevice));
+  cublas_rowmajor(blas, dA, dB, dC, n);
+  CHECK(cudaMemcpy(chk.bound.data(), dC, bytes, cudaMemcpyDeviceToHost));
+  CHECK(cudaMemcpy(dA, A.data(), bytes, cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpy(dB, B.data(), bytes, cudaMemcpyHostToDevice));
+  sgemm_samples(chk, A, B);
+
+  std::vector<Row> rows;
+  std::vector<float> got(count);
+  // Runs one variant: C poisoned (NaN) first, so a kernel that writes
+  // nothing fails; checked after the timed launches.
+  auto run = [&](const std::string &label, const std::function<void()> &launch, bool full) {
+    Row row;
+    row.label = label;
+    CHECK(cudaMemset(dC, 0xff, bytes));
+    row.ms = median_ms(launch);
+    row.value = 2.0 * n * n * (double)n / (row.ms * 1e-3) / 1e9;
+    row.ran = true;
+    CHECK(cudaMemcpy(got.data(), dC, bytes, cudaMemcpyDeviceToHost));
+    row.ok = sgemm_ok(chk, got, label, full);
+    rows.push_back(row);
+  };
+
+  // cuBLAS first: its C is the full reference of the others.
+  run("cuBLAS", [&] { cublas_rowmajor(blas, dA, dB, dC, n); }, false);
+  chk.ref = got;
+
+  dim3 grid(n / TS, n / TS), block(TS, WY);
+  for (auto &v : GAC_VARIANTS) {
+    GacKernel k = load_gac(ptx_dir + "/sgemm." + v[0] + ".ptx", "sgemm");
+    if (!k.fn) {
+      Row row;
+      row.label = v[1];
+      rows.push_back(row);
+      continue;
+    }
+    CUdeviceptr a = (CUdeviceptr)dA, b = (CUdeviceptr)dB, c = (CUdeviceptr)dC;
+    void *params[] = {&a, &b, &c, &n};
+    run(v[1], [&] { CHECK_CU(cuLaunchKernel(k.fn, grid.x, grid.y, 1, TS, WY, 1, 0, nullptr, params, nullptr)); }, true);
+    CHECK_CU(cuModuleUnload(k.mod));
+  }
+  run("hand unpipelined", [&] { hand_sgemm<1><<<grid, block>>>(dA, dB, dC, n); }, true);
+  run("hand cp.async 3-stage", [&] { hand_sgemm<STAGES><<<grid, block>>>(dA, dB, dC, n); }, true);
+  // cuBLAS last in the table.
+  std::rotate(rows.begin(), rows.begin() + 1, rows.end());
+
+  const char *refs[] = {"hand cp.async 3-stage", "hand unpipelined", "cuBLAS"};
+  print_table("sgemm", n, "GFLOP/s", rows, refs, 3);
+  CHECK(cudaFree(dA));
+  CHECK(cudaFree(dB));
+  CHECK(cudaFree(dC));
+  bool ok = true;
+  for (const Row &r : rows)
+    ok &= r.ran && r.ok;
+  return ok;
+}
+
+// ---------------------------------------------------------------------------
+// Stencil
+
+static bool stencil_ok(const std::vector<float> &in, const std::vector<float> &got, unsigned n,
+                       const std::string &label) {
+  size_t pitch = n + 2, bad = 0, first = 0;
+  double first_want = 0;
+  for (size_t y = 0; y < n; y++)
+    for (size_t x = 0; x < n; x++) {
+      const float *c = &in[(y + 1) * pitch + x + 1];
+      double want = 0.5 * c[0] + 0.125 * ((double)c[-pitch] + c[pitch] + c[-1] + c[1]);
+      double mag = 0.5 * std::fabs(c[0]) + 0.125 * (std::fabs(c[-pitch]) + std::fabs(c[pitch]) + std::fabs(c[-1]) +
+                                                     std::fabs(c[1]));
+      double err = std::fabs(got[y * n + x] - want);
+      if (!(err <= 1e-6 * mag + 1e-30) && bad++ == 0)
+        first = y * n + x, first_want = want;
+    }
+  if (bad)
+    printf("FAIL %s stencil n=%u: %zu of %zu outputs wrong (first out[%zu][%zu] = %g, want %g)\n", label.c_str(), n,
+           bad, got.size(), first / n, first % n, got[first], first_want);
+  return bad == 0;
+}
+
+static bool bench_stencil(const std::string &ptx_dir, unsigned n, unsigned count) {
+  size_t pitch = n + 2, in_count = pitch * pitch, out_count = (size_t)n * n;
+  std::vector<float> in(in_count), got(out_count);
+  for (size_t i = 0; i < in_count; i++)
+    in[i] = input_value(i, 3);
+  float *din, *dout;
+  CHECK(cudaMalloc(&din, in_count * sizeof(float)));
+  CHECK(cudaMalloc(&dout, out_count * sizeof(float)));
+  CHECK(cudaMemcpy(din, in.data(), in_count * sizeof(float), cudaMemcpyHostToDevice));
+  double gbytes = (in_count + out_count) * sizeof(float) / 1e9;
+
+  std::vector<Row> rows;
+  auto run = [&](const std::string &label, const std::function<void()> &launch) {
+    Row row;
+    row.label = label;
+    CHECK(cudaMemset(dout, 0xff, out_count * sizeof(float)));
+    row.ms = median_ms(launch);
+    row.value = gbytes / (row.ms * 1e-3);
+    row.ran = true;
+    CHECK(cudaMemcpy(got.data(), dout, out_count * sizeof(float), cudaMemcpyDeviceToHost));
+    row.ok = stencil_ok(in, got, n, label);
+    rows.push_back(row);
+  };
+
+  dim3 grid(n / TS, n / (TS * count)), block(TS, WY);
+  for (auto &v : GAC_VARIANTS) {
+    GacKernel k = load_gac(ptx_dir + "/stencil." + v[0] + ".ptx", "stencil");
+    if (!k.fn) {
+      Row row;
+      row.label = v[1];
+      rows.push_back(row);
+      continue;
+    }
+    CUdeviceptr i = (CUdeviceptr)din, o = (CUdeviceptr)dout;
+    void *params[] = {&i, &o, &n, &count};
+    run(v[1], [&] { CHECK_CU(cuLaunchKernel(k.fn, grid.x, grid.y, 1, TS, WY, 1, 0, nullptr, params, nullptr)); });
+    CHECK_CU(cuModuleUnload(k.mod));
+  }
+  run("hand unpipelined", [&] { hand_stencil<1><<<grid, block>>>(din, dout, n, count); });
+  run("hand cp.async 3-stage", [&] { hand_stencil<STAGES><<<grid, block>>>(din, dout, n, count); });
+
+  const char *refs[] = {"hand cp.async 3-stage", "hand unpipelined"};
+  print_table("stencil", n, "GB/s", rows, refs, 2);
+  printf("(stencil n=%u: %u tiles per work-group, %u work-groups)\n", n, count, grid.x * grid.y);
+  CHECK(cudaFree(din));
+  CHECK(cudaFree(dout));
+  bool ok = true;
+  for (const Row &r : rows)
+    ok &= r.ran && r.ok;
+  return ok;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2 || (argc == 3 && strcmp(argv[2], "--profile") != 0) || argc > 3) {
+    fprintf(stderr, "usage: %s PTX_DIR [--profile]\n", argv[0]);
+    return 2;
+  }
+  std::string ptx_dir = argv[1];
+  profile_mode = argc == 3;
+  setvbuf(stdout, nullptr, _IOLBF, 0); // each table survives a later hang or crash
+  cudaDeviceProp prop;
+  CHECK(cudaGetDeviceProperties(&prop, 0));
+  CHECK(cudaFree(0)); // the primary context, shared with the driver API
+  int driver = 0;
+  CHECK(cudaDriverGetVersion(&driver));
+  cublasHandle_t blas;
+  CHECK_BLAS(cublasCreate(&blas));
+  printf("device: %s (sm_%d%d, %d SMs), driver %d; %s\n", prop.name, prop.major, prop.minor,
+         prop.multiProcessorCount, driver,
+         profile_mode ? "profile mode: one launch per kernel" : "3 warm-up launches, median of 30 timed launches");
+  printf("ratios: value / the reference's value (> 1: faster than it)\n");
+
+  std::vector<unsigned> sgemm_sizes = {1024, 2048, 4096};
+  std::vector<std::pair<unsigned, unsigned>> stencil_sizes = {{4096, 8}, {8192, 16}}; // n, tiles per work-group
+  if (profile_mode)
+    sgemm_sizes = {2048}, stencil_sizes = {{4096, 8}};
+  bool ok = true;
+  for (unsigned n : sgemm_sizes)
+    ok &= bench_sgemm(ptx_dir, blas, n);
+  for (auto [n, count] : stencil_sizes)
+    ok &= bench_stencil(ptx_dir, n, count);
+  CHECK_BLAS(cublasDestroy(blas));
+  printf("\n%s\n", ok ? "all results correct" : "FAIL: some results are wrong or missing");
+  return ok ? 0 : 1;
+}
