@@ -1,23 +1,36 @@
 #!/usr/bin/env bash
 # device_run.sh PTX_DIR OUT_DIR: on a machine with an NVIDIA GPU and the
 # CUDA toolkit (no gac build needed): builds the CUDA conformance runner and
-# the benchmark, runs the conformance suite from the sm_80 and the sm_90
-# PTX, then the benchmark; results go to OUT_DIR. The PTX comes from
-# `ninja ptx-device-bundle` (build/device).
+# the benchmarks, runs the conformance suite from the sm_80 and the sm_90
+# PTX, the tile-copy benchmark, the compute benchmark (SGEMM and stencil
+# against hand-written CUDA and cuBLAS) and its profile step; results go to
+# OUT_DIR. The PTX comes from `ninja ptx-device-bundle` (build/device).
+# GAC_DEVICE_ONLY=compute: only the compute benchmark and its profile.
 set -uo pipefail
 ptx=$1 out=$2
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cuda=${CUDA_HOME:-/usr/local/cuda}
+only=${GAC_DEVICE_ONLY:-}
 mkdir -p "$out"
 status=0
-gcc -std=c17 -O2 -Wall -Wextra -I"$cuda/include" "$root/conformance/cuda/runner.c" "$root/conformance/suite.c" \
-  -L"$cuda/lib64/stubs" -lcuda -o "$out/gac-conformance-cuda" || exit 1
-"$cuda/bin/nvcc" -O3 -arch=sm_90 "$root/bench/cuda/bench.cu" -lcuda -o "$out/gac-bench-cuda" || exit 1
-for sm in 80 90; do
-  timeout 120 "$out/gac-conformance-cuda" "$ptx" $sm > "$out/conformance-sm$sm.txt" 2>&1 || status=1
-  tail -1 "$out/conformance-sm$sm.txt"
-done
-timeout 120 "$out/gac-bench-cuda" "$ptx"/tile_copy.sm80.ptx "$ptx"/tile_copy.sm90.ptx > "$out/bench.txt" 2>&1 || status=1
-cat "$out/bench.txt"
-rm -f "$out/gac-conformance-cuda" "$out/gac-bench-cuda"
+if [ "$only" != compute ]; then
+  gcc -std=c17 -O2 -Wall -Wextra -I"$cuda/include" "$root/conformance/cuda/runner.c" "$root/conformance/suite.c" \
+    -L"$cuda/lib64/stubs" -lcuda -o "$out/gac-conformance-cuda" || exit 1
+  "$cuda/bin/nvcc" -O3 -arch=sm_90 "$root/bench/cuda/bench.cu" -lcuda -o "$out/gac-bench-cuda" || exit 1
+  for sm in 80 90; do
+    timeout 120 "$out/gac-conformance-cuda" "$ptx" $sm > "$out/conformance-sm$sm.txt" 2>&1 || status=1
+    tail -1 "$out/conformance-sm$sm.txt"
+  done
+  timeout 120 "$out/gac-bench-cuda" "$ptx"/tile_copy.sm80.ptx "$ptx"/tile_copy.sm90.ptx > "$out/bench.txt" 2>&1 || status=1
+  cat "$out/bench.txt"
+  rm -f "$out/gac-conformance-cuda" "$out/gac-bench-cuda"
+fi
+"$cuda/bin/nvcc" -O3 -arch=sm_90 "$root/bench/cuda/compute.cu" -lcuda -lcublas -o "$out/gac-bench-compute" || exit 1
+timeout 300 "$out/gac-bench-compute" "$ptx" > "$out/compute.txt" 2>&1 || status=1
+cat "$out/compute.txt"
+echo
+timeout 240 "$root/bench/cuda/profile.sh" "$ptx" "$out/gac-bench-compute" "$out/profile" > "$out/profile.txt" 2>&1 ||
+  status=1
+cat "$out/profile.txt"
+rm -f "$out/gac-bench-compute"
 exit $status

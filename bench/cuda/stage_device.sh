@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # stage_device.sh BUILD DEST: gathers what bench/cuda/device_run.sh needs on
 # a GPU machine that has no gac build: the PTX of `ninja ptx-device-bundle`
-# and the sources of the CUDA runner and the benchmark, in DEST's layout
+# and the sources of the CUDA runner and the benchmarks, in DEST's layout
 # (DEST/ptx, DEST/src/...). Run it there as DEST/src/bench/cuda/device_run.sh DEST/ptx OUT.
 set -euo pipefail
 build=$1 dest=$2
@@ -11,4 +11,4 @@ mkdir -p "$dest/ptx" "$dest/src/conformance/cuda" "$dest/src/bench/cuda"
 cp "$build"/device/*.ptx "$dest/ptx/"
 cp "$root"/conformance/suite.[ch] "$dest/src/conformance/"
 cp "$root"/conformance/cuda/runner.c "$dest/src/conformance/cuda/"
-cp "$root"/bench/cuda/bench.cu "$root"/bench/cuda/device_run.sh "$dest/src/bench/cuda/"
+cp "$root"/bench/cuda/{bench.cu,compute.cu,device_run.sh,profile.sh,sass_loops.awk} "$dest/src/bench/cuda/"
