@@ -292,23 +292,22 @@ static void print_table(const char *kernel, unsigned n, const char *unit, const 
   printf("\n%s n=%u (%s; median of %d launches)\n", kernel, n, unit, profile_mode ? 1 : (int)REPS);
   printf("%-24s %10s %10s", "variant", unit, "ms");
   for (int r = 0; r < nrefs; r++)
-    printf("  x %-18s", ref_names[r]);
+    printf("  x %s", ref_names[r]);
   printf("  check\n");
   for (const Row &row : rows) {
-    if (!row.ran) {
-      printf("%-24s %10s %10s", row.label.c_str(), "-", "-");
-      for (int r = 0; r < nrefs; r++)
-        printf("  %20s", "-");
-      printf("  FAIL (did not run)\n");
-      continue;
-    }
-    printf("%-24s %10.1f %10.4f", row.label.c_str(), row.value, row.ms);
-    for (int r = 0; r < nrefs; r++)
-      if (refs[r] > 0)
-        printf("  %20.3f", row.value / refs[r]);
+    printf("%-24s", row.label.c_str());
+    if (row.ran)
+      printf(" %10.1f %10.4f", row.value, row.ms);
+    else
+      printf(" %10s %10s", "-", "-");
+    for (int r = 0; r < nrefs; r++) {
+      int width = (int)strlen(ref_names[r]) + 2; // under "x NAME"
+      if (row.ran && refs[r] > 0)
+        printf("  %*.3f", width, row.value / refs[r]);
       else
-        printf("  %20s", "-");
-    printf("  %s\n", row.ok ? "ok" : "FAIL");
+        printf("  %*s", width, "-");
+    }
+    printf("  %s\n", !row.ran ? "FAIL (did not run)" : row.ok ? "ok" : "FAIL");
   }
   for (const Row &row : rows)
     printf("RESULT %s %u %s %.2f %s %.5f %s\n", kernel, n, slug(row.label).c_str(), row.ran ? row.value : 0.0, unit,

@@ -9,13 +9,17 @@
 #     launch per kernel (BENCH --profile: SGEMM n = 2048, stencil n = 4096),
 #     throughput, occupancy and warp stall reasons.
 # The driver JIT-compiles the PTX with its own ptxas, which may differ from
-# the toolkit's used here. Raw outputs stay in OUT_DIR.
+# the toolkit's used here. Raw outputs stay in OUT_DIR: gac.sass and
+# hand.sass (resource usage and SASS), sass-analysis.txt, ncu-run.txt,
+# ncu.csv, ncu.ncu-rep.
 set -uo pipefail
 ptx=$1 bench=$2 out=$3
 here=$(cd "$(dirname "$0")" && pwd)
 cuda=${CUDA_HOME:-/usr/local/cuda}
 export PATH="$cuda/bin:$PATH"
 mkdir -p "$out"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
 
 # analyse LABEL KEY ONLY RES SASS
 analyse() {
@@ -25,12 +29,14 @@ analyse() {
 
 echo "== SASS: registers, instructions, hot loop (sgemm: the innermost loop with FFMA; stencil: with STG)"
 : > "$out/sass-analysis.txt"
+: > "$out/gac.sass"
 if ! command -v cuobjdump > /dev/null || ! command -v ptxas > /dev/null; then
   echo "cuobjdump or ptxas not found: no SASS"
 else
   echo "($(ptxas --version | tail -n 1))"
-  cuobjdump -res-usage "$bench" > "$out/hand.res" 2>&1
-  cuobjdump -sass "$bench" > "$out/hand.sass" 2>&1
+  cuobjdump -res-usage "$bench" > "$tmp/hand.res" 2>&1
+  cuobjdump -sass "$bench" > "$tmp/hand.sass" 2>&1
+  cat "$tmp/hand.res" "$tmp/hand.sass" > "$out/hand.sass"
   for kernel in sgemm stencil; do
     key=FFMA
     [ $kernel = stencil ] && key=STG
@@ -39,19 +45,19 @@ else
         archs=90
         [ $sm = 80 ] && archs="80 90"
         for arch in $archs; do
-          f=$out/$kernel.$variant.sm$sm.on-sm_$arch
+          f=$tmp/$kernel.$variant.sm$sm.on-sm_$arch
           if ptxas -arch=sm_$arch "$ptx/$kernel.$variant.sm$sm.ptx" -o "$f.cubin" &&
             cuobjdump -res-usage "$f.cubin" > "$f.res" && cuobjdump -sass "$f.cubin" > "$f.sass"; then
             analyse "$kernel gac-sm$sm-$variant [sm_$arch]" $key "^$kernel\$" "$f.res" "$f.sass"
+            { echo "#### $kernel gac-sm$sm-$variant [sm_$arch]"; cat "$f.res" "$f.sass"; } >> "$out/gac.sass"
           else
             echo "$kernel gac-sm$sm-$variant [sm_$arch]: ptxas or cuobjdump failed"
           fi
-          rm -f "$f.cubin"
         done
       done
     done
-    analyse "$kernel hand-unpipelined [sm_90]" $key "hand_${kernel}ILi1E" "$out/hand.res" "$out/hand.sass"
-    analyse "$kernel hand-cp.async-3-stage [sm_90]" $key "hand_${kernel}ILi3E" "$out/hand.res" "$out/hand.sass"
+    analyse "$kernel hand-unpipelined [sm_90]" $key "hand_${kernel}ILi1E" "$tmp/hand.res" "$tmp/hand.sass"
+    analyse "$kernel hand-cp.async-3-stage [sm_90]" $key "hand_${kernel}ILi3E" "$tmp/hand.res" "$tmp/hand.sass"
   done
   # One table of the hot loops: a column counts the opcodes of its name with
   # any modifiers (LDS counts LDS and LDS.128), except IMAD (IMAD.WIDE apart).
@@ -122,8 +128,8 @@ if [ ! -s "$out/ncu.ncu-rep" ]; then
 fi
 grep -E "^(FAIL|all results)" "$out/ncu-run.txt"
 # Mangled names tell the hand-written kernels' template arguments apart.
-"$ncu" -i "$out/ncu.ncu-rep" --csv --page raw --print-kernel-base mangled > "$out/ncu.csv" 2> "$out/ncu-import.txt" ||
-  "$ncu" -i "$out/ncu.ncu-rep" --csv --page raw > "$out/ncu.csv" 2>> "$out/ncu-import.txt"
+"$ncu" -i "$out/ncu.ncu-rep" --csv --page raw --print-kernel-base mangled > "$out/ncu.csv" 2>> "$out/ncu-run.txt" ||
+  "$ncu" -i "$out/ncu.ncu-rep" --csv --page raw > "$out/ncu.csv" 2>> "$out/ncu-run.txt"
 echo "stalls: warps stalled for the reason per issued instruction; bankc: shared-load bank conflicts;"
 echo "inst: warp instructions executed; time in the unit shown in its header"
 # ncu's CSV quotes every field: split on "," (values may hold commas).
@@ -166,6 +172,8 @@ echo "$metrics" | awk -v csv="$out/ncu.csv" '
       for (m = 1; m <= nm; m++) {
         v = (name[m] in col) ? a[col[name[m]]] : "n/a"
         gsub(/,/, "", v)
+        if (v ~ /^[0-9.]+$/)
+          v = sprintf(v + 0 >= 100 ? "%.0f" : v + 0 >= 1 ? "%.2f" : "%.4f", v)
         printf " %9s", v
       }
       printf "\n"
