@@ -173,6 +173,35 @@ static void cooperative_loop(gac_lowering *L, copy_plan *p, gac_block *from, gac
   lower_loop_close(L, &lp, lp.body, L->one);
 }
 
+/* sm_90: the shortest line a bulk copy moves. Bulk copies are issued per
+ * line; lines of 128 bytes (a 32-float SGEMM tile) ran at 0.54x of the
+ * same kernel with cp.async on an H100, lines of 256 bytes at parity
+ * (bench/cuda, docs/PTX.md). Shorter lines take cp.async units, and a
+ * function with no copy that may be bulk gets no mbarrier ring. */
+enum { BULK_MIN_LINE = 256 };
+
+static uint64_t element_size(const gac_module *m, uint32_t type);
+
+/* Whether copy i (a GroupAsyncCopy2D2D/3D3D or core OpGroupAsyncCopy) may
+ * become bulk copies on sm_90: its lines are known to be long enough, or
+ * their length is known only at run time (then it is checked there). */
+bool lower_ptx_may_bulk(const gac_lowering *L, const gac_inst *i) {
+  gac_async_copy k;
+  uint64_t n, size, stride;
+  if (gac_async_copy_decode(L->m, i, &k))
+    return !lower_known(L, k.num_elements_per_line, &n) || !lower_known(L, k.num_bytes_per_element, &size) ||
+           n * size >= BULK_MIN_LINE;
+  if (i->opcode != SpvOpGroupAsyncCopy)
+    return false;
+  /* (Execution, Destination, Source, NumElements, Stride, Event): one line
+   * when the stride is a constant 1, else lines of one element. */
+  if (!lower_known(L, gac_operand_word(i, 6), &stride) || stride != 1)
+    return false;
+  const gac_inst *type = gac_value_type(L->m, gac_operand_word(i, 3));
+  size = type && type->opcode == SpvOpTypePointer ? element_size(L->m, type->words[3]) : 0;
+  return !lower_known(L, gac_operand_word(i, 5), &n) || n * size >= BULK_MIN_LINE;
+}
+
 /* sm_90: when `any` (everything a unit must divide) is a multiple of 16,
  * the work-items move the copy line by line with bulk copies: a
  * global -> local copy completes on the mbarrier of the group being formed
@@ -189,7 +218,7 @@ static gac_block *bulk_copy(gac_lowering *L, copy_plan *p, gac_block *test, gac_
   gac_ptx_ring *ring = lower_ptx_ring_of(L, f);
   bool load = sc_src == SpvStorageClassCrossWorkgroup && sc_dst == SpvStorageClassWorkgroup && ring;
   bool store = sc_src == SpvStorageClassWorkgroup && sc_dst == SpvStorageClassCrossWorkgroup;
-  if (!load && !store)
+  if ((!load && !store) || (p->line_bytes_known && p->line_bytes_known < BULK_MIN_LINE))
     return test;
   gac_block *bulk = gac_block_create(m, f, join->prev);
   gac_block *next_test = gac_block_create(m, f, bulk);
@@ -205,6 +234,11 @@ static gac_block *bulk_copy(gac_lowering *L, copy_plan *p, gac_block *test, gac_
   if (load) {
     uint32_t fits = lower_op2(&t, SpvOpULessThan, L->bool_type, total, gac_constant_int(m, L->size_type, 1u << 20));
     ok = lower_op2(&t, SpvOpLogicalAnd, L->bool_type, ok, fits);
+  }
+  if (!p->line_bytes_known) {
+    uint32_t min = gac_constant_int(m, L->size_type, BULK_MIN_LINE);
+    uint32_t long_lines = lower_op2(&t, SpvOpUGreaterThanEqual, L->bool_type, p->line_bytes, min);
+    ok = lower_op2(&t, SpvOpLogicalAnd, L->bool_type, ok, long_lines);
   }
   gac_build_ops(&t, SpvOpBranchConditional, 0, 0, GAC_ID(ok), GAC_ID(gac_block_label(bulk)),
                 GAC_ID(gac_block_label(next_test)));

@@ -236,13 +236,26 @@ void lower_ptx_cp_async(gac_lowering *L, gac_builder *b, unsigned width, uint32_
   lower_ptx_call(L, b, name, 2, types, args);
 }
 
-/* Whether f has a global -> local copy: on sm_90 it gets a ring. */
-static bool loads_to_local(const gac_module *m, const gac_function *f) {
+/* Whether f has a copy that may be bulk copies, global -> local (`load`:
+ * on sm_90 f then gets a ring) or local -> global (its waits then wait
+ * for bulk stores). */
+static bool has_bulk(const gac_lowering *L, const gac_function *f, bool load) {
+  const gac_module *m = L->m;
   gac_foreach_block(b, f) {
     gac_foreach_inst(i, &b->insts) {
       gac_async_copy k;
-      if ((gac_async_copy_decode(m, i, &k) && lower_global_to_local(m, k.destination, k.source)) ||
-          (i->opcode == SpvOpGroupAsyncCopy && lower_global_to_local(m, gac_operand_word(i, 3), gac_operand_word(i, 4))))
+      uint32_t dst = 0, src = 0;
+      if (gac_async_copy_decode(m, i, &k)) {
+        dst = k.destination;
+        src = k.source;
+      } else if (i->opcode == SpvOpGroupAsyncCopy) {
+        dst = gac_operand_word(i, 3);
+        src = gac_operand_word(i, 4);
+      } else {
+        continue;
+      }
+      if ((load ? lower_global_to_local(m, dst, src) : lower_global_to_local(m, src, dst)) &&
+          lower_ptx_may_bulk(L, i))
         return true;
     }
   }
@@ -252,9 +265,10 @@ static bool loads_to_local(const gac_module *m, const gac_function *f) {
 
 /* One commit, wait or OpGroupWaitEvents, replaced. On sm_90 with a ring,
  * the same groups are counted on the mbarriers: a commit also arrives, a
- * wait also waits for the ring's groups older than the M newest; every wait
- * also completes the bulk stores (cp.async.bulk.wait_group 0). */
-static void rewrite_one(gac_lowering *L, gac_ptx_ring *r, const rewrite *w) {
+ * wait also waits for the ring's groups older than the M newest; where the
+ * module may have bulk stores, every wait also completes them
+ * (cp.async.bulk.wait_group 0). */
+static void rewrite_one(gac_lowering *L, gac_ptx_ring *r, bool bulk_stores, const rewrite *w) {
   gac_module *m = L->m;
   gac_builder b = gac_builder_before(m, w->inst);
   uint32_t uint = gac_type_int(m, 32, 0);
@@ -296,7 +310,7 @@ static void rewrite_one(gac_lowering *L, gac_ptx_ring *r, const rewrite *w) {
   }
   if (w->op != GAC_ASYNC_COMMIT) {
     gac_builder e = gac_builder_before(m, w->inst);
-    if (L->sm90)
+    if (bulk_stores)
       call0(L, &e, GAC_PTX_BULK_WAIT);
     lower_workgroup_barrier(L, &e);
   }
@@ -304,7 +318,7 @@ static void rewrite_one(gac_lowering *L, gac_ptx_ring *r, const rewrite *w) {
 }
 
 /* Replaces the commits and waits of f, with the counts of the fixpoint. */
-static void lower_function(gac_lowering *L, const bool *committing, gac_function *f) {
+static void lower_function(gac_lowering *L, const bool *committing, bool bulk_stores, gac_function *f) {
   gac_module *m = L->m;
   size_t num_blocks = 0;
   gac_foreach_block(b, f) num_blocks++;
@@ -354,9 +368,9 @@ static void lower_function(gac_lowering *L, const bool *committing, gac_function
     }
   }
   /* sm_90: the ring holds the groups that may be in flight at once. */
-  gac_ptx_ring *r = L->sm90 && loads_to_local(m, f) ? lower_ptx_ring_create(L, f, deepest + 1) : NULL;
+  gac_ptx_ring *r = L->sm90 && has_bulk(L, f, true) ? lower_ptx_ring_create(L, f, deepest + 1) : NULL;
   for (size_t k = 0; k < num; k++)
-    rewrite_one(L, r, &todo[k]);
+    rewrite_one(L, r, bulk_stores, &todo[k]);
   free(todo);
   free(blocks);
   free(in);
@@ -370,11 +384,16 @@ bool lower_async_waits_ptx(gac_lowering *L) {
   bool progress = false;
   bool *committing = calloc(L->m->bound, sizeof *committing);
   gac_foreach_function(f, L->m) committing[f->def->result_id] = commits(L->m, f);
+  /* A wait may be in another function than the bulk store it waits for
+   * (an event passed or returned): any in the module makes every wait
+   * complete them. */
+  bool bulk_stores = false;
+  gac_foreach_function(f, L->m) bulk_stores |= L->sm90 && has_bulk(L, f, false);
   gac_foreach_function(f, L->m) {
     gac_foreach_block(b, f) {
       gac_foreach_inst(i, &b->insts) progress |= i->opcode == SpvOpGroupWaitEvents || gac_async_pipeline_op_of(L->m, i);
     }
-    lower_function(L, committing, f);
+    lower_function(L, committing, bulk_stores, f);
   }
   free(committing);
   return progress;

@@ -98,6 +98,10 @@ void lower_ptx_ring_wait(gac_lowering *L, gac_ptx_ring *r, gac_inst *at, uint32_
 uint32_t lower_ptx_ring_slot(gac_lowering *L, gac_ptx_ring *r, gac_builder *b);
 void lower_ptx_rings_free(gac_lowering *L);
 
+/* PTX sm_90 (lower_async_copies.c): whether a copy may become bulk copies
+ * (its lines are long enough, or their length is known only at run time). */
+bool lower_ptx_may_bulk(const gac_lowering *L, const gac_inst *copy);
+
 /* PTX sm_90 (lower_ptx_fence.c): removes every proxy fence that no generic
  * write of local memory can precede. */
 void lower_ptx_fences(gac_lowering *L);

@@ -10,7 +10,7 @@
 // RUN: FileCheck %s < %t.ptx
 
 #define STORE(dst) \
-  { event_t e = async_work_group_copy_2D2D(dst, 0, tile, 0, 4, 16, 4, 16, 16, 0); wait_group_events(1, &e); }
+  { event_t e = async_work_group_copy_2D2D(dst, 0, tile, 0, 4, 64, 4, 64, 64, 0); wait_group_events(1, &e); }
 
 // Nothing written before the bulk store: no fence.
 // CHECK-LABEL: .entry entry_clean(
@@ -67,7 +67,7 @@ kernel void branch(global float *out, local float *tile, int c) {
 // CHECK: ret;
 kernel void loop(global float *out, local float *tile, int n) {
   for (int i = 0; i < n; i++) {
-    STORE(out + i * 64)
+    STORE(out + i * 256)
     tile[get_local_id(0)] += 1.0f;
     barrier(CLK_LOCAL_MEM_FENCE);
   }
