@@ -158,9 +158,12 @@ static void retarget_functions(LLVMModuleRef mod) {
  *  - enable-pre=false: GVN's scalar PRE, on the unrolled steps of a
  *    pipelined loop's "fewer iterations than stages" path, moved every
  *    multiply-add after every shared-memory load (254 registers for the
- *    whole kernel instead of 69, i.e. one block per SM). */
+ *    whole kernel instead of 69, i.e. one block per SM).
+ *  - nvptx-short-ptr: 32-bit shared (and local, constant) addresses, as
+ *    nvcc makes them; 64-bit ones cost two registers and 64-bit adds for
+ *    every tile address a loop keeps. */
 static void set_llvm_options(void) {
-  const char *argv[] = {"gac", "-unroll-threshold=1000", "-enable-pre=false"};
+  const char *argv[] = {"gac", "-unroll-threshold=1000", "-enable-pre=false", "-nvptx-short-ptr"};
   LLVMParseCommandLineOptions(sizeof argv / sizeof argv[0], argv, "gac: LLVM options for the PTX path");
 }
 

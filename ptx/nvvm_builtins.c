@@ -46,16 +46,27 @@ static LLVMValueRef sreg(ctx *x, const char *reg, LLVMValueRef dim, LLVMTypeRef 
 }
 
 /* One PTX instruction (or a few) as inline assembly, for what LLVM 19 has
- * no intrinsic for; pointers go in as 64-bit addresses of their space. */
-static void inline_asm(ctx *x, const char *text, const char *constraints, LLVMValueRef *args, unsigned n) {
+ * no intrinsic for, or none it can select with 32-bit shared addresses
+ * (cp.async, mbarrier.init). The operand constraints follow the operands:
+ * a shared pointer is a 32-bit address ("r": the module uses 32-bit shared
+ * pointers, as nvcc does), any other pointer a 64-bit one ("l"), an i32
+ * "r"; `clobbers` ends the constraint string. */
+static void inline_asm(ctx *x, const char *text, const char *clobbers, LLVMValueRef *args, unsigned n) {
   LLVMTypeRef types[4];
   LLVMValueRef values[4];
+  char constraints[64] = "";
+  size_t len = 0;
   for (unsigned i = 0; i < n && i < 4; i++) {
     values[i] = args[i];
-    if (LLVMGetTypeKind(LLVMTypeOf(args[i])) == LLVMPointerTypeKind)
-      values[i] = LLVMBuildPtrToInt(x->b, args[i], LLVMInt64TypeInContext(x->c), "");
+    LLVMTypeRef t = LLVMTypeOf(args[i]);
+    bool is_ptr = LLVMGetTypeKind(t) == LLVMPointerTypeKind;
+    bool narrow = !is_ptr || LLVMGetPointerAddressSpace(t) == 3;
+    if (is_ptr)
+      values[i] = LLVMBuildPtrToInt(x->b, args[i], narrow ? LLVMInt32TypeInContext(x->c) : LLVMInt64TypeInContext(x->c), "");
     types[i] = LLVMTypeOf(values[i]);
+    len += (size_t)snprintf(constraints + len, sizeof constraints - len, "%s%s", i ? "," : "", narrow ? "r" : "l");
   }
+  snprintf(constraints + len, sizeof constraints - len, "%s%s", n ? "," : "", clobbers);
   LLVMTypeRef type = LLVMFunctionType(LLVMVoidTypeInContext(x->c), types, n, 0);
   LLVMValueRef a = LLVMGetInlineAsm(type, text, strlen(text), constraints, strlen(constraints), 1, 0,
                                     LLVMInlineAsmDialectATT, 0);
@@ -91,22 +102,26 @@ static const builtin builtins[] = {
     {GAC_PTX_FENCE_PROXY_ASYNC, FENCE_PROXY_ASYNC},
 };
 
-/* sm_90 (PTX ISA 8.0): mbarriers with transaction counts, bulk copies, the
- * proxy fence. The wait spins on try_wait.parity; its label is local to the
+/* The builtins written as PTX: cp.async (16-byte units bypass L1 with .cg:
+ * the data is used once, from shared memory), mbarrier.init; sm_90 (PTX
+ * ISA 8.0): mbarriers with transaction counts, bulk copies, the proxy
+ * fence. The wait spins on try_wait.parity; its label is local to the
  * braces, so the body may be inlined many times. */
-static const char *const sm90_asm[][2] = {
-    [MBAR_INIT_FENCE] = {"fence.mbarrier_init.release.cluster;", "~{memory}"},
-    [MBAR_EXPECT_TX] = {"mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [$0], $1;", "l,r,~{memory}"},
-    [MBAR_ARRIVE] = {"mbarrier.arrive.shared::cta.b64 _, [$0];", "l,~{memory}"},
-    [MBAR_WAIT] = {"{\n\t.reg .pred p;\nLAB_WAIT:\n\tmbarrier.try_wait.parity.shared::cta.b64 p, [$0], $1;\n"
-                   "\t@!p bra LAB_WAIT;\n}",
-                   "l,r,~{memory}"},
-    [BULK_LOAD] = {"cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [$0], [$1], $2, [$3];",
-                   "l,l,r,l,~{memory}"},
-    [BULK_STORE] = {"cp.async.bulk.global.shared::cta.bulk_group [$0], [$1], $2;", "l,l,r,~{memory}"},
-    [BULK_COMMIT] = {"cp.async.bulk.commit_group;", "~{memory}"},
-    [BULK_WAIT] = {"cp.async.bulk.wait_group 0;", "~{memory}"},
-    [FENCE_PROXY_ASYNC] = {"fence.proxy.async.shared::cta;", "~{memory}"},
+static const char *const asm_text[] = {
+    [CP_ASYNC_4] = "cp.async.ca.shared.global [$0], [$1], 4;",
+    [CP_ASYNC_8] = "cp.async.ca.shared.global [$0], [$1], 8;",
+    [CP_ASYNC_16] = "cp.async.cg.shared.global [$0], [$1], 16;",
+    [MBAR_INIT] = "mbarrier.init.shared.b64 [$0], 1;",
+    [MBAR_INIT_FENCE] = "fence.mbarrier_init.release.cluster;",
+    [MBAR_EXPECT_TX] = "mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [$0], $1;",
+    [MBAR_ARRIVE] = "mbarrier.arrive.shared::cta.b64 _, [$0];",
+    [MBAR_WAIT] = "{\n\t.reg .pred p;\nLAB_WAIT:\n\tmbarrier.try_wait.parity.shared::cta.b64 p, [$0], $1;\n"
+                  "\t@!p bra LAB_WAIT;\n}",
+    [BULK_LOAD] = "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [$0], [$1], $2, [$3];",
+    [BULK_STORE] = "cp.async.bulk.global.shared::cta.bulk_group [$0], [$1], $2;",
+    [BULK_COMMIT] = "cp.async.bulk.commit_group;",
+    [BULK_WAIT] = "cp.async.bulk.wait_group 0;",
+    [FENCE_PROXY_ASYNC] = "fence.proxy.async.shared::cta;",
 };
 
 /* The body of f as builtin k; false if an intrinsic is missing. */
@@ -135,30 +150,14 @@ static bool define(ctx *x, LLVMValueRef f, kind k) {
     ok = v != NULL;
     break;
   }
-  case CP_ASYNC_4:
-  case CP_ASYNC_8:
-  case CP_ASYNC_16: {
-    /* 16-byte units bypass L1 (.cg): the data is used once, from shared memory. */
-    const char *name = k == CP_ASYNC_4   ? "llvm.nvvm.cp.async.ca.shared.global.4"
-                       : k == CP_ASYNC_8 ? "llvm.nvvm.cp.async.ca.shared.global.8"
-                                         : "llvm.nvvm.cp.async.cg.shared.global.16";
-    LLVMValueRef args[2] = {LLVMGetParam(f, 0), LLVMGetParam(f, 1)};
-    ok = call_intrinsic(x, name, NULL, 0, args, 2) != NULL;
-    break;
-  }
   case COMMIT: ok = call_intrinsic(x, "llvm.nvvm.cp.async.commit.group", NULL, 0, NULL, 0) != NULL; break;
   case WAIT_ALL: ok = call_intrinsic(x, "llvm.nvvm.cp.async.wait.all", NULL, 0, NULL, 0) != NULL; break;
-  case MBAR_INIT: {
-    LLVMValueRef args[2] = {p0, LLVMConstInt(LLVMInt32TypeInContext(x->c), 1, 0)};
-    ok = call_intrinsic(x, "llvm.nvvm.mbarrier.init.shared", NULL, 0, args, 2) != NULL;
-    break;
-  }
   default: {
     LLVMValueRef args[4];
     unsigned n = LLVMCountParams(f);
     for (unsigned i = 0; i < n && i < 4; i++)
       args[i] = LLVMGetParam(f, i);
-    inline_asm(x, sm90_asm[k][0], sm90_asm[k][1], args, n);
+    inline_asm(x, asm_text[k], "~{memory}", args, n);
     break;
   }
   }

@@ -9,11 +9,11 @@
 // RUN: FileCheck %s < %t.ptx
 // CHECK-NOT: async_work_group
 // CHECK-LABEL: .entry contiguous(
-// CHECK: cp.async.cg.shared.global [{{%rd[0-9]+}}], [{{%rd[0-9]+}}], 16;
+// CHECK: cp.async.cg.shared.global [{{%r[0-9]+}}], [{{%rd[0-9]+}}], 16;
 // CHECK: cp.async.wait_all;
 // CHECK-LABEL: .entry strided(
 // CHECK-NOT: cp.async.cg
-// CHECK: cp.async.ca.shared.global [{{%rd[0-9]+}}], [{{%rd[0-9]+}}], 4;
+// CHECK: cp.async.ca.shared.global [{{%r[0-9]+}}], [{{%rd[0-9]+}}], 4;
 // CHECK: cp.async.wait_all;
 // CHECK-NOT: async_work_group
 kernel void contiguous(global const float4 *src, global float4 *dst, local float4 *tile) {

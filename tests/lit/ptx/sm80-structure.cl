@@ -15,9 +15,9 @@
 // CHECK-NEXT: .param .u64 k_param_1,
 // CHECK-NEXT: .param .u64 k_param_2,
 // CHECK-NEXT: .param .u64 k_param_3
-// CHECK-DAG: cp.async.cg.shared.global [{{%rd[0-9]+}}], [{{%rd[0-9]+}}], 16;
-// CHECK-DAG: cp.async.ca.shared.global [{{%rd[0-9]+}}], [{{%rd[0-9]+}}], 4;
-// CHECK-NOT: cp.async.ca.shared.global [{{%rd[0-9]+}}], [{{%rd[0-9]+}}], 8;
+// CHECK-DAG: cp.async.cg.shared.global [{{%r[0-9]+}}], [{{%rd[0-9]+}}], 16;
+// CHECK-DAG: cp.async.ca.shared.global [{{%r[0-9]+}}], [{{%rd[0-9]+}}], 4;
+// CHECK-NOT: cp.async.ca.shared.global [{{%r[0-9]+}}], [{{%rd[0-9]+}}], 8;
 // CHECK: cp.async.wait_all;
 // CHECK-NEXT: bar.sync 0;
 // CHECK-NOT: cp.async.wait_all
