@@ -19,7 +19,9 @@ if [ "$only" != compute ]; then
   "$cuda/bin/nvcc" -O3 -arch=sm_90 "$root/bench/cuda/bench.cu" -lcuda -o "$out/gac-bench-cuda" || exit 1
   for sm in 80 90; do
     timeout 120 "$out/gac-conformance-cuda" "$ptx" $sm > "$out/conformance-sm$sm.txt" 2>&1 || status=1
-    tail -1 "$out/conformance-sm$sm.txt"
+    # The summary, which the runner follows with a footnote; all of the end if there is none.
+    grep -E '^[0-9]+ passed, [0-9]+ failed' "$out/conformance-sm$sm.txt" | sed "s/^/sm_$sm: /" ||
+      tail -n 5 "$out/conformance-sm$sm.txt"
   done
   timeout 120 "$out/gac-bench-cuda" "$ptx"/tile_copy.sm80.ptx "$ptx"/tile_copy.sm90.ptx > "$out/bench.txt" 2>&1 || status=1
   cat "$out/bench.txt"
