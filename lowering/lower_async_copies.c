@@ -126,13 +126,30 @@ static uint32_t unit_type(gac_lowering *L, unsigned width) {
   }
 }
 
+/* Marks the loop lp (a body of one block, exit `done`) not to be unrolled:
+ * an OpLoopMerge with DontUnroll, which llvm-spirv-15 passes on to LLVM as
+ * llvm.loop.unroll.disable. */
+static void dont_unroll(gac_lowering *L, const gac_loop *lp, gac_block *done) {
+  gac_builder h = gac_builder_before(L->m, lp->header->insts.last);
+  gac_build_ops(&h, SpvOpLoopMerge, 0, 0, GAC_ID(gac_block_label(done)), GAC_ID(gac_block_label(lp->body)),
+                GAC_LIT(SpvLoopControlDontUnrollMask));
+}
+
 /* The loop moving `width`-byte units, from `from` to `join`: work-item `id`
  * of `size` takes units id, id + size, ... When serial, work-item 0 takes
- * them all and the others none. */
+ * them all and the others none. `rolled`: the loop stays a loop. PTX gives
+ * that to the narrower units, a path taken only for misaligned copies:
+ * unrolled (a constant trip count where the work-group size is known), its
+ * unit addresses are loop invariants that LLVM hoists out of the loops
+ * around the copy, each holding registers for the whole kernel (a
+ * pipelined SGEMM: 70 registers against 50 without those paths). */
 static void cooperative_loop(gac_lowering *L, copy_plan *p, gac_block *from, gac_block *join, unsigned width,
-                             uint32_t id, uint32_t size, strategy strat) {
+                             uint32_t id, uint32_t size, strategy strat, bool rolled) {
   bool serial = strat == STRATEGY_SERIAL;
   gac_module *m = L->m;
+  gac_block *exit = join;
+  if (rolled) /* a loop's merge block is its own */
+    exit = gac_block_create(m, from->function, join->prev);
   gac_builder f = gac_builder_at_end(m, &from->insts);
   uint32_t w = gac_constant_int(m, L->size_type, width);
   uint32_t units_per_line = lower_op2(&f, SpvOpUDiv, L->size_type, p->line_bytes, w);
@@ -149,7 +166,12 @@ static void cooperative_loop(gac_lowering *L, copy_plan *p, gac_block *from, gac
     step = L->one;
   }
   uint32_t index;
-  gac_loop lp = lower_shared_loop(L, from, join, first, step, total, !serial, &index);
+  gac_loop lp = lower_shared_loop(L, from, exit, first, step, total, !serial, &index);
+  if (rolled) {
+    dont_unroll(L, &lp, exit);
+    gac_builder e = gac_builder_at_end(m, &exit->insts);
+    gac_build_ops(&e, SpvOpBranch, 0, 0, GAC_ID(gac_block_label(join)));
+  }
   gac_builder b = gac_builder_at_end(m, &lp.body->insts);
   uint32_t line = lower_op2(&b, SpvOpUDiv, L->size_type, index, divisor);
   uint32_t unit = lower_op2(&b, SpvOpUMod, L->size_type, index, divisor);
@@ -326,16 +348,13 @@ static uint32_t lower_cooperative(gac_lowering *L, copy_plan *p, gac_block *pre,
   gac_block *join = gac_block_create(m, pre->function, pre);
   unsigned widths[4], num_widths = 0;
   static const unsigned all_widths[] = {16, 8, 4, 1};
-  /* PTX: 16 bytes, else the element's size where it is 4 or 8 (OpenCL
-   * aligns every element to its size): each extra width is a path whose
-   * addresses LLVM hoists out of the loops around the copy, and so holds
-   * registers for the whole kernel (the SGEMM of bench/cuda went from 40
-   * to 74 registers with all four). */
+  /* PTX: no unit narrower than an element of 4, 8 or 16 bytes (OpenCL
+   * aligns every element to its size), so no byte path. */
   uint64_t bpe = 0;
   bool element_unit = strat == STRATEGY_PTX && lower_known(L, k->num_bytes_per_element, &bpe) &&
                       (bpe == 4 || bpe == 8 || bpe == 16);
   for (unsigned i = serial ? 3 : 0; i < 4 && !p->empty; i++) {
-    if (element_unit && all_widths[i] != 16 && all_widths[i] != bpe)
+    if (element_unit && all_widths[i] < bpe)
       continue;
     if (all_widths[i] == 1 || all_widths[i] == bpe || !p->line_bytes_known || p->line_bytes_known % all_widths[i] == 0)
       widths[num_widths++] = all_widths[i];
@@ -356,7 +375,7 @@ static uint32_t lower_cooperative(gac_lowering *L, copy_plan *p, gac_block *pre,
                     GAC_ID(gac_block_label(next_test)));
       test = next_test;
     }
-    cooperative_loop(L, p, loop_from, join, widths[i], id, size, strat);
+    cooperative_loop(L, p, loop_from, join, widths[i], id, size, strat, strat == STRATEGY_PTX && i > 0);
   }
   if (num_widths == 0) {
     gac_builder t = gac_builder_at_end(m, &pre->insts);

@@ -1130,16 +1130,18 @@ static bool pipeline_loop(gac_module *m, gac_function *f, gac_inst *loop_marker,
 }
 
 bool gac_pipeline_loops(gac_module *m, const char *arg, gac_diag *diag) {
-  pass_options opts = {.schedule.prune = true};
+  pass_options opts = {.schedule.prune = true, .schedule.early_waits = true};
   for (const char *a = arg; a && *a;) {
     size_t len = strcspn(a, ",");
     if (len == 8 && strncmp(a, "no-prune", 8) == 0)
       opts.schedule.prune = false;
+    else if (len == 10 && strncmp(a, "late-waits", 10) == 0)
+      opts.schedule.early_waits = false; /* the RFC's placement: each wait just before its reader */
     else if (len > 4 && strncmp(a, "svg=", 4) == 0)
       opts.svg = a + 4, opts.svg_len = len - 4;
     else {
       gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "pipeline.option",
-                   "--pipeline-loops takes 'no-prune' and 'svg=FILE', not '%.*s'", (int)len, a);
+                   "--pipeline-loops takes 'no-prune', 'late-waits' and 'svg=FILE', not '%.*s'", (int)len, a);
       return false;
     }
     a += len + (a[len] == ',');

@@ -200,12 +200,39 @@ bool gac_pipe_schedule_build(gac_pipe_schedule *s, const gac_pipe_statement *stm
   for (unsigned q = 0; q < 64 && S > 0; q++)
     if (sim.in_flight[q] > 0)
       push(&s->epilogue[S - 1], (gac_pipe_action){GAC_PIPE_WAIT, ~0u, q, 0, sim.in_flight[q], false});
+  if (ok && opts && opts->early_waits) {
+    for (long p = 0; p < S; p++) {
+      gac_pipe_step_early_waits(&s->prologue[p]);
+      gac_pipe_step_early_waits(&s->epilogue[p]);
+    }
+    gac_pipe_step_early_waits(&s->body);
+  }
   if (!ok)
     snprintf(error, error_size, "internal: the body steps of the schedule differ");
   free(sim.commits), free(seq), free(rank), free(group_last);
   if (!ok)
     gac_pipe_schedule_free(s);
   return ok;
+}
+
+void gac_pipe_step_early_waits(gac_pipe_step *step) {
+  for (unsigned i = 0; i < step->num_actions; i++) {
+    if (step->actions[i].kind != GAC_PIPE_WAIT)
+      continue;
+    gac_pipe_action w = step->actions[i];
+    unsigned to = i;
+    while (to > 0 && step->actions[to - 1].kind != GAC_PIPE_WAIT) {
+      const gac_pipe_action *a = &step->actions[to - 1];
+      if (a->kind == GAC_PIPE_COMMIT && a->queue == w.queue) {
+        if (w.count == 0)
+          break;
+        w.count--, w.in_flight--;
+      }
+      to--;
+    }
+    memmove(step->actions + to + 1, step->actions + to, (i - to) * sizeof *step->actions);
+    step->actions[to] = w;
+  }
 }
 
 void gac_pipe_schedule_free(gac_pipe_schedule *s) {

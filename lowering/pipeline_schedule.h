@@ -64,8 +64,20 @@ typedef struct gac_pipe_schedule {
 } gac_pipe_schedule;
 
 typedef struct gac_pipe_options {
-  bool prune; /* drop waits that the simulation shows can never wait */
+  bool prune;       /* drop waits that the simulation shows can never wait */
+  bool early_waits; /* move each wait to the front of its step (see below) */
 } gac_pipe_options;
+
+/* Early waits: a wait moves ahead of the statements and commits before it
+ * in its step (not past another wait); past a commit of its own queue its
+ * count drops by one (the same groups complete), and it stops where the
+ * count would go below zero. Waiting earlier is always allowed. It puts the
+ * wait, and the barrier a GPU needs after it, between the last step's
+ * readers and this step's copies into the buffers they read, as a
+ * hand-written multistage loop does: that barrier then also protects those
+ * buffers, and the one a loop body ends with is left redundant (the PTX
+ * path removes it). */
+void gac_pipe_step_early_waits(gac_pipe_step *step);
 
 /* Builds the schedule. false with a message in `error` when the annotation
  * cannot be pipelined (a consumer in an earlier stage than its producer, or

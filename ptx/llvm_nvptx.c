@@ -9,7 +9,8 @@
  *    dynamic shared array (CUDA has no per-argument shared allocations): the
  *    kernel becomes a wrapper that computes the pointers and calls the
  *    original body, which is inlined;
- *  - builtins from nvvm_builtins.c; then default<O3> and the NVPTX printer. */
+ *  - builtins from nvvm_builtins.c; then default<O3>, the removal of
+ *    redundant barriers (redundant_barriers.c) and the NVPTX printer. */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
 #include <stdio.h>
@@ -227,6 +228,8 @@ bool gac_ptx_from_bitcode(const void *bitcode, size_t size, unsigned sm, char **
     LLVMPassBuilderOptionsRef options = LLVMCreatePassBuilderOptions();
     LLVMErrorRef e = LLVMRunPasses(mod, "default<O3>", tm, options);
     LLVMDisposePassBuilderOptions(options);
+    if (!e)
+      gac_ptx_remove_redundant_barriers(mod);
     if (e) {
       char *message = LLVMGetErrorMessage(e);
       gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "ptx.internal", "LLVM's O3 pipeline failed: %s", message);

@@ -17,4 +17,8 @@ bool gac_ptx_from_bitcode(const void *bitcode, size_t size, unsigned sm, char **
 #include <llvm-c/Core.h>
 bool gac_ptx_define_builtins(LLVMModuleRef mod, gac_diag *diag);
 
+/* Removes each barrier after which every path meets another barrier before
+ * any memory access (redundant_barriers.c); returns how many. */
+unsigned gac_ptx_remove_redundant_barriers(LLVMModuleRef mod);
+
 #endif

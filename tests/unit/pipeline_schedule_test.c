@@ -21,14 +21,19 @@ static const char *fmt(const gac_pipe_step *step) {
       fprintf(stderr, "  got      %s\n  expected %s\n", got_, expected);     \
   } while (0)
 
-static bool build(gac_pipe_schedule *s, const gac_pipe_statement *st, unsigned n, const gac_pipe_dep *d,
-                  unsigned nd, bool prune) {
+static bool build_with(gac_pipe_schedule *s, const gac_pipe_statement *st, unsigned n, const gac_pipe_dep *d,
+                       unsigned nd, bool prune, bool early_waits) {
   char err[300];
-  gac_pipe_options o = {prune};
+  gac_pipe_options o = {prune, early_waits};
   bool ok = gac_pipe_schedule_build(s, st, n, d, nd, &o, err, sizeof err);
   if (!ok)
     fprintf(stderr, "  %s\n", err);
   return ok;
+}
+
+static bool build(gac_pipe_schedule *s, const gac_pipe_statement *st, unsigned n, const gac_pipe_dep *d,
+                  unsigned nd, bool prune) {
+  return build_with(s, st, n, d, nd, prune, false);
 }
 
 /* B[0] = A[i] + 1 (stage 0, async); C[i] = B[0] + 1 (stage 1). */
@@ -149,6 +154,39 @@ static void async_copy_out(void) {
   gac_pipe_schedule_free(&s);
 }
 
+/* Early waits (gac's default, not the RFC's): each wait moves to the front
+ * of its step, its count one lower past each commit of its queue, never
+ * below zero and never past another wait. */
+static void early_waits(void) {
+  gac_pipe_schedule s;
+  gac_pipe_statement two[] = {{0, 0, true, false}, {1, 1, false, false}};
+  gac_pipe_dep d2[] = {{1, 0, 0}};
+  CHECK(build_with(&s, two, 2, d2, 1, true, true));
+  CHECK_STEP(&s.prologue[0], "s0 commit(0)");
+  CHECK_STEP(&s.body, "wait(0,0) s0 commit(0) s1");
+  CHECK_STEP(&s.epilogue[0], "wait(0,0) s1");
+  gac_pipe_schedule_free(&s);
+  gac_pipe_statement gemm[] = {{0, 0, true, false}, {0, 1, true, false}, {2, 3, false, false},
+                               {3, 2, false, false}, {3, 4, false, false}};
+  gac_pipe_dep dg[] = {{2, 0, 0}, {2, 1, 0}, {3, 0, 0}, {3, 1, 0}};
+  CHECK(build_with(&s, gemm, 5, dg, 4, true, true));
+  CHECK_STEP(&s.prologue[2], "wait(0,1) s0 s1 commit(0) s2");
+  CHECK_STEP(&s.body, "wait(0,1) s0 s1 commit(0) s3 s2 s4");
+  CHECK_STEP(&s.epilogue[0], "wait(0,1) s3 s2 s4");
+  gac_pipe_schedule_free(&s);
+  gac_pipe_statement inter[] = {{0, 0, true, false}, {0, 2, true, false}, {3, 1, false, false}};
+  gac_pipe_dep di[] = {{2, 0, 0}, {2, 1, 0}};
+  CHECK(build_with(&s, inter, 3, di, 2, false, true));
+  CHECK_STEP(&s.body, "wait(0,4) s0 commit(0) s2 s1 commit(0)");
+  gac_pipe_schedule_free(&s);
+  /* A wait of 0 right after a commit of its queue stays there. */
+  gac_pipe_step step = {(gac_pipe_action[]){{GAC_PIPE_RUN, 0, 0, 0, 0, false}, {GAC_PIPE_COMMIT, 0, 1, 0, 0, false},
+                                            {GAC_PIPE_WAIT, ~0u, 1, 0, 1, false}},
+                        3};
+  gac_pipe_step_early_waits(&step);
+  CHECK_STEP(&step, "s0 commit(1) wait(1,0)");
+}
+
 int main(void) {
   RUN_TEST(two_stages);
   RUN_TEST(three_stages_two_async);
@@ -158,5 +196,6 @@ int main(void) {
   RUN_TEST(conditional_commit);
   RUN_TEST(rejects_backward_use);
   RUN_TEST(async_copy_out);
+  RUN_TEST(early_waits);
   return check_summary();
 }

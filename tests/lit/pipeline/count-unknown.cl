@@ -4,7 +4,7 @@
 // RUN: %clang-spir %s -o %t.bc
 // RUN: llvm-spirv-15 --spirv-max-version=1.0 %t.bc -o %t.spv
 // RUN: gac-opt --sort-blocks --raise-async-copies %t.spv -o %t.raised.spv
-// RUN: gac-opt --pipeline-loops --validate %t.raised.spv -o %t.pipelined.spv 2>&1 | FileCheck %s
+// RUN: gac-opt --pipeline-loops=late-waits --validate %t.raised.spv -o %t.pipelined.spv 2>&1 | FileCheck %s
 // RUN: gac-opt --check-async %t.pipelined.spv -o /dev/null 2>&1 | FileCheck --check-prefix=CHECKED %s
 // CHECK: remark: {{.*}}statement 0 waits under a condition, so how many groups it commits is not known: waits on queue 0 use count 0 [Pipeline.CountUnknown]
 // CHECK: body: s0 commit(0) wait(0,0) s1;

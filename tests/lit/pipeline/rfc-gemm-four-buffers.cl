@@ -8,11 +8,11 @@
 // RUN: %clang-spir %s -o %t.bc
 // RUN: llvm-spirv-15 --spirv-max-version=1.0 %t.bc -o %t.spv
 // RUN: gac-opt --sort-blocks --raise-async-copies %t.spv -o %t.raised.spv
-// RUN: gac-opt --pipeline-loops=no-prune --validate %t.raised.spv -o %t.raw.spv 2>&1 | FileCheck --check-prefix=RAW %s
-// RUN: gac-opt --pipeline-loops --validate %t.raised.spv -o %t.pipelined.spv 2>&1 | FileCheck --check-prefix=PRUNED %s
+// RUN: gac-opt --pipeline-loops=no-prune,late-waits --validate %t.raised.spv -o %t.raw.spv 2>&1 | FileCheck --check-prefix=RAW %s
+// RUN: gac-opt --pipeline-loops=late-waits --validate %t.raised.spv -o %t.pipelined.spv 2>&1 | FileCheck --check-prefix=PRUNED %s
 // RUN: gac-opt --print %t.pipelined.spv | FileCheck --check-prefix=MODULE %s
 // The schedule picture: well-formed SVG with the steps and the waits.
-// RUN: gac-opt --pipeline-loops=no-prune,svg=%t.svg %t.raised.spv -o %t.unused.spv 2>/dev/null
+// RUN: gac-opt --pipeline-loops=no-prune,late-waits,svg=%t.svg %t.raised.spv -o %t.unused.spv 2>/dev/null
 // RUN: python3 -c "import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])" %t.svg
 // RUN: FileCheck --check-prefix=SVG %s < %t.svg
 // RUN: %expect-exit 1 gac-opt --pipeline-loops=svg=%t.missing/dir/x.svg %t.raised.spv -o %t.unused2.spv 2>&1 | FileCheck --check-prefix=SVG-ERR %s

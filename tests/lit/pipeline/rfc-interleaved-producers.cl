@@ -5,7 +5,7 @@
 // RUN: %clang-spir %s -o %t.bc
 // RUN: llvm-spirv-15 --spirv-max-version=1.0 %t.bc -o %t.spv
 // RUN: gac-opt --sort-blocks --raise-async-copies %t.spv -o %t.raised.spv
-// RUN: gac-opt --pipeline-loops --validate %t.raised.spv -o %t.pipelined.spv 2>&1 | FileCheck --check-prefix=REMARK %s
+// RUN: gac-opt --pipeline-loops=late-waits --validate %t.raised.spv -o %t.pipelined.spv 2>&1 | FileCheck --check-prefix=REMARK %s
 // RUN: gac-opt --print %t.pipelined.spv | FileCheck %s
 // RUN: gac-opt --lower-async-copies=opencl --validate --target-env=opencl1.2 %t.pipelined.spv -o %t.lowered.spv
 // RUN: spirv-val --target-env opencl1.2 %t.lowered.spv
