@@ -137,12 +137,13 @@ static void dont_unroll(gac_lowering *L, const gac_loop *lp, gac_block *done) {
 
 /* The loop moving `width`-byte units, from `from` to `join`: work-item `id`
  * of `size` takes units id, id + size, ... When serial, work-item 0 takes
- * them all and the others none. `rolled`: the loop stays a loop. PTX gives
- * that to the narrower units, a path taken only for misaligned copies:
- * unrolled (a constant trip count where the work-group size is known), its
- * unit addresses are loop invariants that LLVM hoists out of the loops
- * around the copy, each holding registers for the whole kernel (a
- * pipelined SGEMM: 70 registers against 50 without those paths). */
+ * them all and the others none. `rolled`: the loop stays a loop, and its
+ * addresses are computed from the id as LLVM cannot see it. PTX gives that
+ * to the narrower units, a path taken only for misaligned copies: else
+ * their unit addresses are loop invariants that LLVM hoists out of the
+ * loops around the copy, each holding registers for the whole kernel (the
+ * SGEMM of bench/cuda: 50 registers with the 8- and 4-byte paths, 40
+ * without). */
 static void cooperative_loop(gac_lowering *L, copy_plan *p, gac_block *from, gac_block *join, unsigned width,
                              uint32_t id, uint32_t size, strategy strat, bool rolled) {
   bool serial = strat == STRATEGY_SERIAL;
@@ -151,6 +152,8 @@ static void cooperative_loop(gac_lowering *L, copy_plan *p, gac_block *from, gac
   if (rolled) /* a loop's merge block is its own */
     exit = gac_block_create(m, from->function, join->prev);
   gac_builder f = gac_builder_at_end(m, &from->insts);
+  if (rolled)
+    id = lower_ptx_opaque(L, &f, id);
   uint32_t w = gac_constant_int(m, L->size_type, width);
   uint32_t units_per_line = lower_op2(&f, SpvOpUDiv, L->size_type, p->line_bytes, w);
   uint32_t total = lower_mul(L, &f, p->total_lines, units_per_line);

@@ -227,6 +227,11 @@ void lower_ptx_call(gac_lowering *L, gac_builder *b, const char *name, unsigned 
 
 static void call0(gac_lowering *L, gac_builder *b, const char *name) { lower_ptx_call(L, b, name, 0, NULL, NULL); }
 
+uint32_t lower_ptx_opaque(gac_lowering *L, gac_builder *b, uint32_t x) {
+  uint32_t f = gac_require_import_function(L->m, GAC_PTX_OPAQUE, L->size_type, &L->size_type, 1);
+  return gac_build_ops(b, SpvOpFunctionCall, L->size_type, GAC_NEW_ID, GAC_ID(f), GAC_ID(x))->result_id;
+}
+
 void lower_ptx_cp_async(gac_lowering *L, gac_builder *b, unsigned width, uint32_t dst, uint32_t src) {
   char name[32];
   snprintf(name, sizeof name, GAC_PTX_CP_ASYNC_PREFIX "%u", width);

@@ -73,6 +73,9 @@ void lower_ptx_cp_async(gac_lowering *L, gac_builder *b, unsigned width, uint32_
 bool lower_async_waits_ptx(gac_lowering *L);
 void lower_ptx_call(gac_lowering *L, gac_builder *b, const char *name, unsigned n, const uint32_t *types,
                     const uint32_t *args);
+/* x (of the size type), as a value LLVM cannot see through: what is
+ * computed from it stays where it is computed. */
+uint32_t lower_ptx_opaque(gac_lowering *L, gac_builder *b, uint32_t x);
 /* x as a 32-bit unsigned value. */
 uint32_t lower_to_u32(gac_lowering *L, gac_builder *b, uint32_t x);
 

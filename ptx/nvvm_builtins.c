@@ -77,7 +77,7 @@ typedef enum kind {
   LOCAL_ID, GROUP_ID, LOCAL_SIZE, NUM_GROUPS, GLOBAL_ID, GLOBAL_SIZE, GLOBAL_OFFSET,
   BARRIER, MAD, FMA, CP_ASYNC_4, CP_ASYNC_8, CP_ASYNC_16, COMMIT, WAIT_ALL,
   MBAR_INIT, MBAR_INIT_FENCE, MBAR_EXPECT_TX, MBAR_ARRIVE, MBAR_WAIT,
-  BULK_LOAD, BULK_STORE, BULK_COMMIT, BULK_WAIT, FENCE_PROXY_ASYNC,
+  BULK_LOAD, BULK_STORE, BULK_COMMIT, BULK_WAIT, FENCE_PROXY_ASYNC, OPAQUE,
 } kind;
 
 typedef struct builtin {
@@ -99,7 +99,7 @@ static const builtin builtins[] = {
     {GAC_PTX_MBAR_EXPECT_TX, MBAR_EXPECT_TX}, {GAC_PTX_MBAR_ARRIVE, MBAR_ARRIVE},
     {GAC_PTX_MBAR_WAIT, MBAR_WAIT}, {GAC_PTX_BULK_LOAD, BULK_LOAD}, {GAC_PTX_BULK_STORE, BULK_STORE},
     {GAC_PTX_BULK_COMMIT, BULK_COMMIT}, {GAC_PTX_BULK_WAIT, BULK_WAIT},
-    {GAC_PTX_FENCE_PROXY_ASYNC, FENCE_PROXY_ASYNC},
+    {GAC_PTX_FENCE_PROXY_ASYNC, FENCE_PROXY_ASYNC}, {GAC_PTX_OPAQUE, OPAQUE},
 };
 
 /* The builtins written as PTX: cp.async (16-byte units bypass L1 with .cg:
@@ -148,6 +148,17 @@ static bool define(ctx *x, LLVMValueRef f, kind k) {
     LLVMValueRef args[3] = {LLVMGetParam(f, 0), LLVMGetParam(f, 1), LLVMGetParam(f, 2)};
     v = call_intrinsic(x, k == MAD ? "llvm.fmuladd" : "llvm.fma", &ret, 1, args, 3);
     ok = v != NULL;
+    break;
+  }
+  case OPAQUE: {
+    /* A volatile move: LLVM neither folds it nor hoists what depends on it
+     * out of its block (see lower_async_copies.c, narrow units). */
+    bool wide = LLVMGetIntTypeWidth(ret) == 64;
+    LLVMTypeRef type = LLVMFunctionType(ret, &ret, 1, 0);
+    const char *text = wide ? "mov.b64 $0, $1;" : "mov.b32 $0, $1;", *constraints = wide ? "=l,l" : "=r,r";
+    LLVMValueRef a = LLVMGetInlineAsm(type, text, strlen(text), constraints, strlen(constraints), 1, 0,
+                                      LLVMInlineAsmDialectATT, 0);
+    v = LLVMBuildCall2(x->b, type, a, &p0, 1, "");
     break;
   }
   case COMMIT: ok = call_intrinsic(x, "llvm.nvvm.cp.async.commit.group", NULL, 0, NULL, 0) != NULL; break;

@@ -25,6 +25,7 @@
 #define GAC_PTX_BULK_COMMIT "__gac_bulk_commit"       /* () */
 #define GAC_PTX_BULK_WAIT "__gac_bulk_wait"           /* (): stores complete */
 #define GAC_PTX_FENCE_PROXY_ASYNC "__gac_fence_proxy_async" /* () */
+#define GAC_PTX_OPAQUE "__gac_opaque" /* (size x): x, through nothing LLVM can look into or move */
 
 typedef struct gac_ptx_options {
   unsigned sm;            /* 80 or 90 */
