@@ -17,7 +17,7 @@
 // RUN: %expect-exit 1 gac-opt --check-async %t.wrong.spv -o /dev/null 2>&1 | FileCheck --check-prefix=VIOLATED %s
 // PROVED: check-async: 3 proved, 0 violated, 0 cannot decide
 // VIOLATED: error: {{.*}}violated{{.*}}AsyncWait %{{[0-9]+}} (queue 0, in flight 2) leaves it in flight
-// REMARK: remark: {{.*}}pipelined the loop: 2 statements, stages 0..1, 2 versions of %{{[0-9]+}}; prologue 0: s0 commit(0); body: s0 commit(0) wait(0,1) s1; epilogue 0: wait(0,0) s1; fewer iterations than stages run the loop as written [Pipeline.Schedule]
+// REMARK: remark: {{.*}}pipelined the loop: 2 statements, stages 0..1, 2 versions of %{{[0-9]+}}; prologue 0: s0 commit(0); body: s0 commit(0) wait(0,1) s1; epilogue 0: wait(0,0) s1; with fewer iterations than stages, the prologue and epilogue skip those that do not exist [Pipeline.Schedule]
 // CHECK-DAG: [[U32:%[0-9]+]] = OpTypeInt 32 0
 // CHECK-DAG: [[ZERO:%[0-9]+]] = OpConstant [[U32]] 0
 // CHECK-DAG: [[ONE:%[0-9]+]] = OpConstant [[U32]] 1
