@@ -112,6 +112,16 @@ static LLVMValueRef wrap_local_params(LLVMModuleRef mod, LLVMValueRef body, LLVM
   return kernel;
 }
 
+/* Local arrays at 16 bytes: copies into them may then take 16-byte
+ * cp.async units wherever the rest allows (declared with their element's
+ * alignment, an array of floats could start at any 4-byte boundary, and a
+ * copy into it would take 4-byte units, with their bank conflicts). */
+static void align_local_arrays(LLVMModuleRef mod) {
+  for (LLVMValueRef g = LLVMGetFirstGlobal(mod); g; g = LLVMGetNextGlobal(g))
+    if (is_pointer_in(LLVMTypeOf(g), SPIR_LOCAL) && LLVMGetAlignment(g) < 16)
+      LLVMSetAlignment(g, 16);
+}
+
 /* Calling conventions, kernels and their local parameters. */
 static void retarget_functions(LLVMModuleRef mod) {
   LLVMContextRef c = LLVMGetModuleContext(mod);
@@ -208,6 +218,7 @@ bool gac_ptx_from_bitcode(const void *bitcode, size_t size, unsigned sm, char **
     LLVMDisposeMessage(text);
     LLVMDisposeTargetData(layout);
     retarget_functions(mod);
+    align_local_arrays(mod);
     ok = gac_ptx_define_builtins(mod, diag);
   }
   char *error = NULL;

@@ -10,7 +10,7 @@
 // RUN: FileCheck %s < %t.ptx
 // CHECK: .target sm_90
 // CHECK-LABEL: .entry tile_copy(
-// CHECK: .shared .align 8 .b8 __gac_mbarriers[24];
+// CHECK: .shared .align 16 .b8 __gac_mbarriers[24];
 // CHECK-COUNT-3: mbarrier.init.shared.b64
 // CHECK: fence.mbarrier_init.release.cluster;
 // CHECK: bar.sync 0;
