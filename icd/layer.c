@@ -52,6 +52,7 @@ GAC_EXPORT CL_API_ENTRY cl_int CL_API_CALL clInitLayer(cl_uint num_entries, cons
   dispatch.clReleaseProgram = gac_ReleaseProgram;
   dispatch.clRetainProgram = gac_RetainProgram;
   dispatch.clCreateProgramWithSource = gac_CreateProgramWithSource;
+  dispatch.clCreateProgramWithBinary = gac_CreateProgramWithBinary;
   dispatch.clCreateKernel = gac_CreateKernel;
   dispatch.clCreateKernelsInProgram = gac_CreateKernelsInProgram;
   dispatch.clGetKernelInfo = gac_GetKernelInfo;

@@ -23,6 +23,10 @@ cl_int CL_API_CALL gac_GetProgramInfo(cl_program, cl_program_info, size_t, void 
 cl_int CL_API_CALL gac_GetProgramBuildInfo(cl_program, cl_device_id, cl_program_build_info, size_t, void *,
                                            size_t *);
 cl_int CL_API_CALL gac_ReleaseProgram(cl_program);
+cl_program CL_API_CALL gac_CreateProgramWithBinary(cl_context, cl_uint, const cl_device_id *, const size_t *,
+                                                   const unsigned char **, cl_int *, cl_int *);
+/* A program the driver made: any record the layer kept at its address is stale. */
+cl_program gac_program_created(cl_program program);
 cl_int CL_API_CALL gac_RetainProgram(cl_program);
 cl_kernel CL_API_CALL gac_CreateKernel(cl_program, const char *, cl_int *);
 cl_int CL_API_CALL gac_CreateKernelsInProgram(cl_program, cl_uint, cl_kernel *, cl_uint *);

@@ -36,6 +36,43 @@ static il_program *find(cl_program program) {
 
 static void done(void) { pthread_mutex_unlock(&lock); }
 
+/* Removes the record of `program` (with the lock held). */
+static void forget(cl_program program) {
+  for (il_program **pp = &programs; *pp; pp = &(*pp)->next) {
+    if ((*pp)->program != program)
+      continue;
+    il_program *dead = *pp;
+    *pp = dead->next;
+    free(dead->il);
+    free(dead->failure_log);
+    free(dead);
+    return;
+  }
+}
+
+/* A program object the driver just made is new, whatever its address: a
+ * record left at that address is stale. The layer forgets a program at its
+ * last clReleaseProgram, but the driver frees it only when its kernels are
+ * gone too, so a program released before its kernels was never forgotten,
+ * and a later program at the same address was taken for it (a plain OpenCL
+ * C program built with SPIR options: CL_INVALID_BUILD_OPTIONS, now and
+ * then, in icd.layer). */
+cl_program gac_program_created(cl_program program) {
+  if (program) {
+    pthread_mutex_lock(&lock);
+    forget(program);
+    done();
+  }
+  return program;
+}
+
+cl_program CL_API_CALL gac_CreateProgramWithBinary(cl_context context, cl_uint num_devices,
+                                                   const cl_device_id *devices, const size_t *lengths,
+                                                   const unsigned char **binaries, cl_int *status, cl_int *errcode_ret) {
+  return gac_program_created(
+      gac_next->clCreateProgramWithBinary(context, num_devices, devices, lengths, binaries, status, errcode_ret));
+}
+
 static const char spir_options[] = "-x spir -spir-std=1.2";
 
 static bool is_spirv(const void *il, size_t size) {
@@ -86,6 +123,7 @@ cl_program CL_API_CALL gac_CreateProgramWithIL(cl_context context, const void *i
     entry->il_size = length;
     memcpy(entry->il, il, length);
     pthread_mutex_lock(&lock);
+    forget(program);
     entry->next = programs;
     programs = entry;
     done();
@@ -174,16 +212,7 @@ cl_int CL_API_CALL gac_ReleaseProgram(cl_program program) {
     return err;
   /* That was the last reference: forget the program. */
   pthread_mutex_lock(&lock);
-  for (il_program **pp = &programs; *pp; pp = &(*pp)->next) {
-    if ((*pp)->program != program)
-      continue;
-    il_program *dead = *pp;
-    *pp = dead->next;
-    free(dead->il);
-    free(dead->failure_log);
-    free(dead);
-    break;
-  }
+  forget(program);
   done();
   return err;
 }
@@ -329,8 +358,8 @@ cl_program CL_API_CALL gac_LinkProgram(cl_context context, cl_uint num_devices, 
   for (cl_uint i = 0; inputs && i < num_inputs; i++)
     ours += is_ours(inputs[i]);
   if (ours == 0)
-    return gac_next->clLinkProgram(context, num_devices, devices, options, num_inputs, inputs, notify, user_data,
-                                   errcode_ret);
+    return gac_program_created(gac_next->clLinkProgram(context, num_devices, devices, options, num_inputs, inputs,
+                                                       notify, user_data, errcode_ret));
   cl_int err = ours == num_inputs ? CL_SUCCESS : CL_INVALID_OPERATION;
   void *linked = NULL;
   size_t size = 0;

@@ -64,11 +64,11 @@ static bool uses_builtins(const char *s) {
 cl_program CL_API_CALL gac_CreateProgramWithSource(cl_context context, cl_uint count, const char **strings,
                                                    const size_t *lengths, cl_int *errcode_ret) {
   if (!strings || count == 0)
-    return gac_next->clCreateProgramWithSource(context, count, strings, lengths, errcode_ret);
+    return gac_program_created(gac_next->clCreateProgramWithSource(context, count, strings, lengths, errcode_ret));
   size_t total = 0;
   for (cl_uint i = 0; i < count; i++) {
     if (!strings[i])
-      return gac_next->clCreateProgramWithSource(context, count, strings, lengths, errcode_ret);
+      return gac_program_created(gac_next->clCreateProgramWithSource(context, count, strings, lengths, errcode_ret));
     total += lengths && lengths[i] ? lengths[i] : strlen(strings[i]);
   }
   char *source = malloc(total + 1);
@@ -86,7 +86,7 @@ cl_program CL_API_CALL gac_CreateProgramWithSource(cl_context context, cl_uint c
   source[at] = '\0';
   if (!uses_builtins(source)) {
     free(source);
-    return gac_next->clCreateProgramWithSource(context, count, strings, lengths, errcode_ret);
+    return gac_program_created(gac_next->clCreateProgramWithSource(context, count, strings, lengths, errcode_ret));
   }
   cl_int err = gac_next->clRetainContext(context); /* also checks the context */
   gac_source_program *w = err == CL_SUCCESS ? calloc(1, sizeof *w) : NULL;

@@ -368,8 +368,9 @@ static void test_plain_source(void) {
     err = clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, NULL, 0, NULL, NULL);
     err = err == CL_SUCCESS ? clEnqueueReadBuffer(queue, m, CL_TRUE, 0, sizeof a, a, 0, NULL, NULL) : err;
   }
-  report("OpenCL C without the builtins runs as on PoCL alone", err == CL_SUCCESS && a[0] == 2 && a[3] == 8,
-         "wrong result or error");
+  char why[96];
+  snprintf(why, sizeof why, "error %d, a = {%d, %d, %d, %d}", err, a[0], a[1], a[2], a[3]);
+  report("OpenCL C without the builtins runs as on PoCL alone", err == CL_SUCCESS && a[0] == 2 && a[3] == 8, why);
   size_t n = 0;
   clGetProgramInfo(p, CL_PROGRAM_IL, 0, NULL, &n);
   report("a source program has no IL", n == 0, "CL_PROGRAM_IL answered");
