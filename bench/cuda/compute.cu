@@ -551,6 +551,12 @@ int main(int argc, char **argv) {
   std::vector<std::pair<unsigned, unsigned>> stencil_sizes = {{4096, 8}, {8192, 16}}; // n, tiles per work-group
   if (profile_mode)
     sgemm_sizes = {2048}, stencil_sizes = {{4096, 8}};
+  // GAC_BENCH_STENCIL=N,COUNT: the stencil at that size alone (for profiling one shape).
+  if (const char *only = getenv("GAC_BENCH_STENCIL")) {
+    unsigned n = 0, count = 0;
+    if (sscanf(only, "%u,%u", &n, &count) == 2 && n % (TS * count) == 0)
+      sgemm_sizes = {}, stencil_sizes = {{n, count}};
+  }
   bool ok = true;
   for (unsigned n : sgemm_sizes)
     ok &= bench_sgemm(ptx_dir, blas, n);
