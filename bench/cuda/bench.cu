@@ -14,29 +14,13 @@
 #include <cstring>
 #include <vector>
 
+#include "cuda_bench.h"
+
 enum { W = 64, H = 32, STAGES = 3, THREADS = 256 };
 static const size_t TILES_X = 128, TILES_Y = 512, COUNT = 8; // 8192 x 16384 floats, 8 tiles per block
 static const size_t FLOATS = TILES_X * W * TILES_Y * H, BYTES = FLOATS * sizeof(float);
 static const unsigned BLOCKS = (unsigned)(TILES_X * TILES_Y / COUNT), REPS = 30;
 
-#define CHECK(x)                                                                                  \
-  do {                                                                                            \
-    cudaError_t e_ = (x);                                                                         \
-    if (e_ != cudaSuccess) {                                                                      \
-      fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_));                 \
-      exit(1);                                                                                    \
-    }                                                                                             \
-  } while (0)
-#define CHECK_CU(x)                                                                               \
-  do {                                                                                            \
-    CUresult r_ = (x);                                                                            \
-    if (r_ != CUDA_SUCCESS) {                                                                     \
-      const char *s_ = "";                                                                        \
-      cuGetErrorName(r_, &s_);                                                                    \
-      fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, s_);                                     \
-      exit(1);                                                                                    \
-    }                                                                                             \
-  } while (0)
 
 __device__ __forceinline__ void cp_async16(void *smem, const void *gmem) {
   unsigned s = (unsigned)__cvta_generic_to_shared(smem);
@@ -119,21 +103,9 @@ __global__ void __launch_bounds__(THREADS) hand_bulk(const float *in, float4 *ou
 }
 
 template <typename F> static double best_ms(F launch) {
-  cudaEvent_t a, b;
-  CHECK(cudaEventCreate(&a));
-  CHECK(cudaEventCreate(&b));
   launch(); // warm-up (and the JIT)
   CHECK(cudaDeviceSynchronize());
-  std::vector<float> t;
-  for (unsigned r = 0; r < REPS; r++) {
-    CHECK(cudaEventRecord(a));
-    launch();
-    CHECK(cudaEventRecord(b));
-    CHECK(cudaEventSynchronize(b));
-    float ms;
-    CHECK(cudaEventElapsedTime(&ms, a, b));
-    t.push_back(ms);
-  }
+  std::vector<float> t = timed_launches(launch, REPS);
   std::sort(t.begin(), t.end());
   return t[t.size() / 2]; // median
 }

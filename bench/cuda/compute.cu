@@ -36,28 +36,12 @@
 #include <string>
 #include <vector>
 
+#include "cuda_bench.h"
+
 // The tiling of sgemm.cl and stencil.cl.
 enum { TS = 32, WY = 8, RY = TS / WY, THREADS = TS * WY, P = TS + 2, STAGES = 3 };
 enum { WARMUP = 3, REPS = 30 };
 
-#define CHECK(x)                                                                                  \
-  do {                                                                                            \
-    cudaError_t e_ = (x);                                                                         \
-    if (e_ != cudaSuccess) {                                                                      \
-      fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_));                 \
-      exit(1);                                                                                    \
-    }                                                                                             \
-  } while (0)
-#define CHECK_CU(x)                                                                               \
-  do {                                                                                            \
-    CUresult r_ = (x);                                                                            \
-    if (r_ != CUDA_SUCCESS) {                                                                     \
-      const char *s_ = "";                                                                        \
-      cuGetErrorName(r_, &s_);                                                                    \
-      fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, s_);                                     \
-      exit(1);                                                                                    \
-    }                                                                                             \
-  } while (0)
 #define CHECK_BLAS(x)                                                                             \
   do {                                                                                            \
     cublasStatus_t s_ = (x);                                                                      \
@@ -187,30 +171,16 @@ static bool profile_mode = false;
 // Median of REPS launches, each timed with events, after WARMUP launches.
 // --profile: one launch, between cudaProfilerStart and Stop, timed the same.
 static double median_ms(const std::function<void()> &launch) {
-  cudaEvent_t a, b;
-  CHECK(cudaEventCreate(&a));
-  CHECK(cudaEventCreate(&b));
   unsigned warmup = profile_mode ? 0 : WARMUP, reps = profile_mode ? 1 : REPS;
   for (unsigned r = 0; r < warmup; r++)
     launch();
   CHECK(cudaDeviceSynchronize());
   if (profile_mode)
     CHECK(cudaProfilerStart());
-  std::vector<float> t;
-  for (unsigned r = 0; r < reps; r++) {
-    CHECK(cudaEventRecord(a));
-    launch();
-    CHECK(cudaEventRecord(b));
-    CHECK(cudaEventSynchronize(b));
-    float ms;
-    CHECK(cudaEventElapsedTime(&ms, a, b));
-    t.push_back(ms);
-  }
+  std::vector<float> t = timed_launches(launch, reps);
   if (profile_mode)
     CHECK(cudaProfilerStop());
   CHECK(cudaGetLastError());
-  CHECK(cudaEventDestroy(a));
-  CHECK(cudaEventDestroy(b));
   std::sort(t.begin(), t.end());
   return t[t.size() / 2];
 }
