@@ -109,6 +109,61 @@ static unsigned block_index(const pipeliner *P, const gac_inst *i) {
   return (unsigned)gac_cfg_index_of_block(&P->cfg, gac_inst_block(i));
 }
 
+/* Bytes of a type made of scalars, vectors and arrays (a 3-vector as a
+ * 4-vector, as OpenCL lays it out); 0 for anything else. */
+static uint64_t type_bytes(const gac_module *m, uint32_t type) {
+  const gac_inst *t = gac_def(m, type);
+  uint64_t n;
+  if (!t)
+    return 0;
+  switch (t->opcode) {
+  case SpvOpTypeInt:
+  case SpvOpTypeFloat: return t->words[2] / 8;
+  case SpvOpTypeVector: return type_bytes(m, t->words[2]) * (t->words[3] == 3 ? 4 : t->words[3]);
+  case SpvOpTypeArray: {
+    const gac_inst *len = gac_def(m, t->words[3]);
+    n = len && len->opcode == SpvOpConstant ? len->words[3] : 0;
+    return n * type_bytes(m, t->words[2]);
+  }
+  default: return 0;
+  }
+}
+
+/* CUDA devices give a kernel at most this much static shared memory. */
+enum { STATIC_LOCAL_LIMIT = 48 * 1024 };
+
+/* What the pipeline costs in local memory, said once the versions exist:
+ * a remark, and a warning where the function's local arrays pass what a
+ * CUDA device can launch (the PTX path has no dynamic fallback for them). */
+static void say_local_memory(pipeliner *P) {
+  gac_module *m = P->m;
+  uint64_t before = 0, after = 0, total = 0;
+  for (unsigned k = 0; k < P->num_buffers; k++) {
+    const gac_inst *var = gac_def(m, P->buffers[k].var);
+    const gac_inst *ptr = var ? gac_def(m, var->type_id) : NULL;
+    uint64_t bytes = ptr ? type_bytes(m, ptr->words[3]) : 0;
+    after += bytes;
+    before += P->buffers[k].versions > 1 ? bytes / P->buffers[k].versions : bytes;
+  }
+  gac_foreach_inst(i, &m->sections[GAC_SECTION_GLOBAL]) {
+    if (i->opcode != SpvOpVariable || i->words[3] != SpvStorageClassWorkgroup)
+      continue;
+    bool used = false;
+    for (gac_operand *u = gac_first_use(m, i->result_id); u && !used; u = u->next_use)
+      used = gac_inst_function(u->inst) == P->f;
+    const gac_inst *ptr = gac_def(m, i->type_id);
+    total += used && ptr ? type_bytes(m, ptr->words[3]) : 0;
+  }
+  gac_diag_add(P->diag, GAC_REMARK, P->loop_marker->offset, 0, "Pipeline.LocalMemory",
+               "the loop's local arrays take %llu bytes pipelined, %llu as written; the function's, %llu",
+               (unsigned long long)after, (unsigned long long)before, (unsigned long long)total);
+  if (total > STATIC_LOCAL_LIMIT)
+    gac_diag_add(P->diag, GAC_WARNING, P->loop_marker->offset, 0, "Pipeline.LocalMemory",
+                 "the function's local arrays now take %llu bytes, more than the %u a CUDA device gives static "
+                 "shared memory: its PTX cannot be launched (fewer stages or smaller tiles fit)",
+                 (unsigned long long)total, STATIC_LOCAL_LIMIT);
+}
+
 /* ---- The loop ---------------------------------------------------------- */
 
 /* The innermost natural loop around the PipelineLoop marker. */
@@ -936,7 +991,6 @@ static void add_versions(pipeliner *P, buffer_info *bi) {
   bi->var = nv;
 }
 
-/* One step of the schedule at t (an iteration-type id) at the end of *cur. */
 /* Which iterations a step's instances may lack, for loops of n < S
  * iterations: none in the body; in prologue step p, iteration p - stage
  * exists if it is below n; in epilogue step e (t = n + e), iteration
@@ -955,6 +1009,7 @@ static uint32_t guard_of(pipeliner *P, gac_builder *b, const step_guard *g, unsi
   return 0;
 }
 
+/* One step of the schedule at t (an iteration-type id) at the end of *cur. */
 static void emit_step(pipeliner *P, gac_block **cur, const gac_pipe_step *step, uint32_t t, uint32_t *vals,
                       uint32_t (*last_in)[MAX_CARRIED], const step_guard *g) {
   gac_module *m = P->m;
@@ -1192,6 +1247,7 @@ static bool pipeline_loop(gac_module *m, gac_function *f, gac_inst *loop_marker,
     gac_diag_add(diag, GAC_REMARK, loop_marker->offset, 0, "Pipeline.Schedule", "pipelined the loop: %s%s", text,
                  S ? "; with fewer iterations than stages, the prologue and epilogue skip those that do not exist"
                    : " (one stage: nothing to do)");
+    say_local_memory(P);
     po->loops++;
     if (po->svg)
       write_svg(P, st, po);
