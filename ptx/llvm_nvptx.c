@@ -174,8 +174,15 @@ static void retarget_functions(LLVMModuleRef mod) {
  *    nvcc makes them; 64-bit ones cost two registers and 64-bit adds for
  *    every tile address a loop keeps. */
 static void set_llvm_options(void) {
-  const char *argv[] = {"gac", "-unroll-threshold=1000", "-enable-pre=false", "-nvptx-short-ptr"};
-  LLVMParseCommandLineOptions(sizeof argv / sizeof argv[0], argv, "gac: LLVM options for the PTX path");
+  const char *argv[16] = {"gac", "-unroll-threshold=1000", "-enable-pre=false", "-nvptx-short-ptr"};
+  int argc = 4;
+  /* GAC_PTX_LLVM_OPTIONS: more, space-separated, for experiments. */
+  const char *extra = getenv("GAC_PTX_LLVM_OPTIONS");
+  char *copy = extra ? strdup(extra) : NULL, *save = NULL;
+  for (char *tok = copy ? strtok_r(copy, " ", &save) : NULL; tok && argc < 16; tok = strtok_r(NULL, " ", &save))
+    argv[argc++] = tok;
+  LLVMParseCommandLineOptions(argc, argv, "gac: LLVM options for the PTX path");
+  free(copy); /* LLVM keeps copies of option values */
 }
 
 static LLVMTargetMachineRef target_machine(unsigned sm, gac_diag *diag) {
