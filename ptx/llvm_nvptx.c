@@ -177,12 +177,13 @@ static void set_llvm_options(void) {
   const char *argv[16] = {"gac", "-unroll-threshold=1000", "-enable-pre=false", "-nvptx-short-ptr"};
   int argc = 4;
   /* GAC_PTX_LLVM_OPTIONS: more, space-separated, for experiments. */
+  static char copy[1024]; /* kept: LLVM may hold on to the strings it parsed */
   const char *extra = getenv("GAC_PTX_LLVM_OPTIONS");
-  char *copy = extra ? strdup(extra) : NULL, *save = NULL;
-  for (char *tok = copy ? strtok_r(copy, " ", &save) : NULL; tok && argc < 16; tok = strtok_r(NULL, " ", &save))
+  snprintf(copy, sizeof copy, "%s", extra ? extra : "");
+  char *save = NULL;
+  for (char *tok = strtok_r(copy, " ", &save); tok && argc < 16; tok = strtok_r(NULL, " ", &save))
     argv[argc++] = tok;
   LLVMParseCommandLineOptions(argc, argv, "gac: LLVM options for the PTX path");
-  free(copy); /* LLVM keeps copies of option values */
 }
 
 static LLVMTargetMachineRef target_machine(unsigned sm, gac_diag *diag) {
