@@ -869,14 +869,17 @@ static uint32_t emit_instance(pipeliner *P, gac_block **cur, unsigned s, uint32_
           exit = news[x];
     }
     gac_builder ab = gac_builder_at_end(m, &after->insts);
-    for (unsigned k = 0; k < P->num_carried; k++)
+    for (unsigned k = 0; k < P->num_carried && exit; k++)
       if (P->carried[k].owner == (int)s)
         carried_vals[k] = gac_build_ops(&ab, SpvOpPhi, P->carried[k].phi->type_id, GAC_NEW_ID,
                                         GAC_ID(map_id(&I, P->carried[k].back)), GAC_ID(gac_block_label(exit)),
                                         GAC_ID(carried_vals[k]), GAC_ID(gac_block_label(skip)))->result_id;
-    if (waited)
+    /* (A statement is a single-exit region: `exit` is its one way out.) */
+    if (waited && exit)
       waited = gac_build_ops(&ab, SpvOpPhi, P->event_type, GAC_NEW_ID, GAC_ID(waited), GAC_ID(gac_block_label(exit)),
                              GAC_ID(P->null_event), GAC_ID(gac_block_label(skip)))->result_id;
+    else if (!exit)
+      waited = P->null_event;
   } else {
     for (unsigned k = 0; k < P->num_carried; k++)
       if (P->carried[k].owner == (int)s)
