@@ -319,6 +319,29 @@ static gac_block *bulk_copy(gac_lowering *L, copy_plan *p, gac_block *test, gac_
   return next_test;
 }
 
+/* Everything a copy's unit must divide, OR'ed: both start addresses, every
+ * stride, the line. */
+static uint32_t unit_alignment(gac_lowering *L, gac_builder *b, const copy_plan *p) {
+  const gac_async_copy *k = &p->k;
+  uint32_t so, dof;
+  line_offsets(L, b, p, L->zero, 0, &so, &dof);
+  uint32_t bits[8];
+  unsigned n = 0;
+  bits[n++] = lower_add(L, b, gac_build_ops(b, SpvOpConvertPtrToU, L->size_type, GAC_NEW_ID, GAC_ID(p->src))->result_id, so);
+  bits[n++] = lower_add(L, b, gac_build_ops(b, SpvOpConvertPtrToU, L->size_type, GAC_NEW_ID, GAC_ID(p->dst))->result_id, dof);
+  bits[n++] = p->line_bytes;
+  bits[n++] = lower_mul(L, b, k->source_line_length, k->num_bytes_per_element);
+  bits[n++] = lower_mul(L, b, k->destination_line_length, k->num_bytes_per_element);
+  if (k->op == GAC_GROUP_ASYNC_COPY_3D3D) {
+    bits[n++] = lower_mul(L, b, k->source_plane_area, k->num_bytes_per_element);
+    bits[n++] = lower_mul(L, b, k->destination_plane_area, k->num_bytes_per_element);
+  }
+  uint32_t any = bits[0];
+  for (unsigned i = 1; i < n; i++)
+    any = lower_op2(b, SpvOpBitwiseOr, L->size_type, any, bits[i]);
+  return any;
+}
+
 static uint32_t lower_cooperative(gac_lowering *L, copy_plan *p, gac_block *pre, gac_block *exit, strategy strat) {
   bool serial = strat == STRATEGY_SERIAL;
   gac_module *m = L->m;
@@ -327,23 +350,7 @@ static uint32_t lower_cooperative(gac_lowering *L, copy_plan *p, gac_block *pre,
   uint32_t id, size;
   lower_linear_local_id(L, &b, pre->function, &id, &size);
 
-  /* Everything the unit must divide: both start addresses, every stride, the line. */
-  uint32_t so, dof;
-  line_offsets(L, &b, p, L->zero, 0, &so, &dof);
-  uint32_t bits[8];
-  unsigned n = 0;
-  bits[n++] = lower_add(L, &b, gac_build_ops(&b, SpvOpConvertPtrToU, L->size_type, GAC_NEW_ID, GAC_ID(p->src))->result_id, so);
-  bits[n++] = lower_add(L, &b, gac_build_ops(&b, SpvOpConvertPtrToU, L->size_type, GAC_NEW_ID, GAC_ID(p->dst))->result_id, dof);
-  bits[n++] = p->line_bytes;
-  bits[n++] = lower_mul(L, &b, k->source_line_length, k->num_bytes_per_element);
-  bits[n++] = lower_mul(L, &b, k->destination_line_length, k->num_bytes_per_element);
-  if (k->op == GAC_GROUP_ASYNC_COPY_3D3D) {
-    bits[n++] = lower_mul(L, &b, k->source_plane_area, k->num_bytes_per_element);
-    bits[n++] = lower_mul(L, &b, k->destination_plane_area, k->num_bytes_per_element);
-  }
-  uint32_t any = bits[0];
-  for (unsigned i = 1; i < n; i++)
-    any = lower_op2(&b, SpvOpBitwiseOr, L->size_type, any, bits[i]);
+  uint32_t any = unit_alignment(L, &b, p);
 
   /* pre -> (16?) loop16 : (8?) loop8 : (4?) loop4 : loop1, all to join, with
    * only the widths that can apply (a constant line size rules some out). New
@@ -395,6 +402,135 @@ static uint32_t lower_cooperative(gac_lowering *L, copy_plan *p, gac_block *pre,
                                  GAC_ID(k->event))->result_id;
   gac_build_ops(&j, SpvOpBranch, 0, 0, GAC_ID(gac_block_label(exit)));
   return event;
+}
+
+/* PTX: two global -> local copies issued together (the tiles of A and B
+ * of a matrix product, say) take their 16-byte units in one block when
+ * both are aligned for them, behind one test; else each goes its own way
+ * as alone. Apart, each copy had its own test and branch, and ptxas pads
+ * each block of cp.async (LDGSTS) with three idle loads: a pipelined
+ * SGEMM step issued 6 of them where the hand-written kernel issues 3. */
+static void lower_ptx_copy_pair(gac_lowering *L, copy_plan *p1, copy_plan *p2, gac_block *pre, gac_block *exit) {
+  gac_module *m = L->m;
+  gac_function *f = pre->function;
+  gac_builder b = gac_builder_at_end(m, &pre->insts);
+  uint32_t id, size;
+  lower_linear_local_id(L, &b, f, &id, &size);
+  uint32_t any = lower_op2(&b, SpvOpBitwiseOr, L->size_type, unit_alignment(L, &b, p1), unit_alignment(L, &b, p2));
+  uint32_t low = lower_op2(&b, SpvOpBitwiseAnd, L->size_type, any, gac_constant_int(m, L->size_type, 15));
+  uint32_t aligned = lower_op2(&b, SpvOpIEqual, L->bool_type, low, L->zero);
+  gac_block *both = gac_block_create(m, f, pre), *between = gac_block_create(m, f, both);
+  gac_block *apart = gac_block_create(m, f, between), *middle = gac_block_create(m, f, apart);
+  gac_build_ops(&b, SpvOpBranchConditional, 0, 0, GAC_ID(aligned), GAC_ID(gac_block_label(both)),
+                GAC_ID(gac_block_label(apart)));
+  cooperative_loop(L, p1, both, between, 16, id, size, STRATEGY_PTX, false);
+  cooperative_loop(L, p2, between, exit, 16, id, size, STRATEGY_PTX, false);
+  lower_cooperative(L, p1, apart, middle, STRATEGY_PTX);
+  lower_cooperative(L, p2, middle, exit, STRATEGY_PTX);
+}
+
+/* Whether the instructions strictly between copies a and b (one block) only
+ * compute values (which may move before a, if they do not use a's result)
+ * or store an event into a Function variable (which may move after b). */
+static bool only_values_between(const gac_module *m, const gac_inst *a, const gac_inst *b) {
+  for (const gac_inst *i = a->next; i != b; i = i->next) {
+    if (!i)
+      return false;
+    if (i->opcode == SpvOpStore) {
+      if (lower_storage_class(m, gac_operand_word(i, 0)) != SpvStorageClassFunction)
+        return false;
+      continue;
+    }
+    switch (i->opcode) {
+    case SpvOpIAdd: case SpvOpISub: case SpvOpIMul: case SpvOpUDiv: case SpvOpUMod:
+    case SpvOpShiftLeftLogical: case SpvOpShiftRightLogical: case SpvOpBitwiseAnd: case SpvOpBitwiseOr:
+    case SpvOpUConvert: case SpvOpSConvert: case SpvOpBitcast: case SpvOpSelect:
+    case SpvOpAccessChain: case SpvOpInBoundsAccessChain: case SpvOpPtrAccessChain:
+    case SpvOpInBoundsPtrAccessChain:
+      break;
+    default:
+      return false;
+    }
+    for (unsigned k = 0; k < i->num_operands; k++)
+      if (i->operands[k].kind == GAC_OPERAND_ID && gac_operand_word(i, k) == a->result_id)
+        return false;
+  }
+  return true;
+}
+
+/* Whether copies a and b (in this order) may be lowered as a pair: PTX,
+ * both 2D/3D global -> local copies of one block that cannot be bulk copies
+ * and whose lines allow 16-byte units, with only values between them. */
+static bool pairs_with(gac_lowering *L, const gac_inst *a, const gac_inst *b) {
+  gac_async_copy ka, kb;
+  uint64_t line[2], per, bpe;
+  if (!a || !b || gac_inst_block(a) != gac_inst_block(b) || !gac_async_copy_decode(L->m, a, &ka) ||
+      !gac_async_copy_decode(L->m, b, &kb) || !lower_global_to_local(L->m, ka.destination, ka.source) ||
+      !lower_global_to_local(L->m, kb.destination, kb.source) ||
+      (L->sm90 && (lower_ptx_may_bulk(L, a) || lower_ptx_may_bulk(L, b))))
+    return false;
+  const gac_async_copy *ks[2] = {&ka, &kb};
+  for (unsigned c = 0; c < 2; c++) {
+    line[c] = lower_known(L, ks[c]->num_elements_per_line, &per) && lower_known(L, ks[c]->num_bytes_per_element, &bpe)
+                  ? per * bpe : 0;
+    if (line[c] % 16 != 0)
+      return false;
+  }
+  for (unsigned k = 0; k + 1 < b->num_operands; k++) /* b may use a's result as its Event (the last) only */
+    if (b->operands[k].kind == GAC_OPERAND_ID && gac_operand_word(b, k) == a->result_id)
+      return false;
+  return only_values_between(L->m, a, b);
+}
+
+/* Makes a and b adjacent: the values between them go before a, the event
+ * stores after b. */
+static void gather_pair(gac_module *m, gac_inst *a, gac_inst *b) {
+  gac_inst *after_b = b;
+  for (gac_inst *i = a->next, *next; i != b; i = next) {
+    next = i->next;
+    gac_inst_list *list = i->list;
+    gac_inst_remove(m, i);
+    if (i->opcode == SpvOpStore) {
+      gac_list_insert_before(m, list, after_b->next, i);
+      after_b = i;
+    } else {
+      gac_list_insert_before(m, list, a, i);
+    }
+  }
+}
+
+/* The rest of p's plan (p->k decoded), its values built before `inst`. */
+static void plan_copy(gac_lowering *L, gac_inst *inst, copy_plan *p) {
+  if (p->k.op == GAC_GROUP_ASYNC_COPY_2D2D)
+    p->k.num_planes = L->one;
+  gac_builder b = gac_builder_before(L->m, inst);
+  p->src = as_bytes(L, &b, p->k.source, &p->src_ptr_type);
+  p->dst = as_bytes(L, &b, p->k.destination, &p->dst_ptr_type);
+  p->line_bytes = lower_mul(L, &b, p->k.num_elements_per_line, p->k.num_bytes_per_element);
+  p->total_lines = lower_mul(L, &b, p->k.num_planes, p->k.num_lines);
+  p->empty = lower_known_zero(L, p->k.num_elements_per_line) || lower_known_zero(L, p->k.num_bytes_per_element) ||
+             lower_known_zero(L, p->k.num_lines) || lower_known_zero(L, p->k.num_planes);
+  uint64_t per_line, bpe;
+  if (lower_known(L, p->k.num_elements_per_line, &per_line) && lower_known(L, p->k.num_bytes_per_element, &bpe))
+    p->line_bytes_known = per_line * bpe;
+}
+
+/* Lowers copies a and b (pairs_with) together: on PTX a copy's result is
+ * its Event operand, so b's Event (a's result) becomes a's. */
+static void lower_pair(gac_lowering *L, gac_inst *a, gac_inst *b) {
+  gac_module *m = L->m;
+  gather_pair(m, a, b);
+  copy_plan p1 = {0}, p2 = {0};
+  gac_async_copy_decode(m, a, &p1.k);
+  gac_replace_all_uses(m, a->result_id, p1.k.event);
+  gac_async_copy_decode(m, b, &p2.k);
+  gac_block *pre = gac_inst_block(a), *exit = gac_block_split_after(m, b);
+  plan_copy(L, a, &p1);
+  plan_copy(L, a, &p2);
+  gac_replace_all_uses(m, b->result_id, p2.k.event);
+  gac_inst_remove(m, a);
+  gac_inst_remove(m, b);
+  lower_ptx_copy_pair(L, &p1, &p2, pre, exit);
 }
 
 /* After every OpGroupWaitEvents (or run of them): a barrier over both
@@ -552,6 +688,11 @@ bool gac_lower_async_copies(gac_module *m, const char *arg, gac_diag *diag) {
   bool ok = true;
   for (size_t c = 0; c < n; c++) {
     gac_inst *inst = copies[c];
+    if (strat == STRATEGY_PTX && c + 1 < n && pairs_with(&L, inst, copies[c + 1])) {
+      lower_pair(&L, inst, copies[c + 1]);
+      c++;
+      continue;
+    }
     copy_plan p = {0};
     if (inst->opcode == SpvOpGroupAsyncCopy) {
       if (!core_copy_as_2d(&L, inst, &p.k, diag)) {
@@ -564,20 +705,9 @@ bool gac_lower_async_copies(gac_module *m, const char *arg, gac_diag *diag) {
       ok = false;
       continue;
     }
-    if (p.k.op == GAC_GROUP_ASYNC_COPY_2D2D)
-      p.k.num_planes = L.one;
     gac_block *pre = gac_inst_block(inst);
     gac_block *exit = gac_block_split_after(m, inst);
-    gac_builder b = gac_builder_before(m, inst);
-    p.src = as_bytes(&L, &b, p.k.source, &p.src_ptr_type);
-    p.dst = as_bytes(&L, &b, p.k.destination, &p.dst_ptr_type);
-    p.line_bytes = lower_mul(&L, &b, p.k.num_elements_per_line, p.k.num_bytes_per_element);
-    p.total_lines = lower_mul(&L, &b, p.k.num_planes, p.k.num_lines);
-    p.empty = lower_known_zero(&L, p.k.num_elements_per_line) || lower_known_zero(&L, p.k.num_bytes_per_element) ||
-              lower_known_zero(&L, p.k.num_lines) || lower_known_zero(&L, p.k.num_planes);
-    uint64_t per_line, bpe;
-    if (lower_known(&L, p.k.num_elements_per_line, &per_line) && lower_known(&L, p.k.num_bytes_per_element, &bpe))
-      p.line_bytes_known = per_line * bpe;
+    plan_copy(&L, inst, &p);
     uint32_t result = inst->result_id;
     gac_inst_remove(m, inst);
     uint32_t event = strat == STRATEGY_LINES ? lower_lines(&L, &p, pre, exit)
