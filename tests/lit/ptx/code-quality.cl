@@ -2,14 +2,20 @@
 // quality"): the pipeline markers of a loop that is not pipelined are
 // dropped, not turned into barriers (they once gave two extra bar.sync per
 // step); the 32-step inner product is unrolled (LLVM's O3 threshold left it
-// a loop of 4 fma); and the step keeps its two barriers: the wait's and the
-// kernel's own.
+// a loop of 4 fma); the step keeps its two barriers: the wait's and the
+// kernel's own; and the two copies, aligned, issue their 16-byte units from
+// one block (no branch between them).
 // RUN: clang-15 -cc1 -triple spir64-unknown-unknown -cl-std=CL1.2 -emit-llvm-bc -finclude-default-header -include %gac-include/gac/cl/extended_async_copies.h -no-opaque-pointers -O2 %s -o %t.bc
 // RUN: llvm-spirv-15 %t.bc -o %t.spv
 // RUN: gac-opt --emit=ptx --sm=80 %t.spv -o %t.ptx
 // RUN: FileCheck %s < %t.ptx
 // RUN: grep -c 'fma.rn.f32' %t.ptx | FileCheck --check-prefix=FMA %s
 // RUN: grep -c 'bar.sync' %t.ptx | FileCheck --check-prefix=BAR %s
+// RUN: FileCheck --check-prefix=PAIR %s < %t.ptx
+// PAIR: cp.async.cg.shared.global [{{%r[0-9]+}}], [{{%rd[0-9]+}}], 16;
+// PAIR-NOT: bra
+// PAIR-NOT: {{^\$L}}
+// PAIR: cp.async.cg.shared.global [{{%r[0-9]+}}], [{{%rd[0-9]+}}], 16;
 // CHECK-LABEL: .entry step(
 // CHECK: cp.async.wait_all;
 // CHECK-NEXT: bar.sync 0;
