@@ -1130,14 +1130,13 @@ static bool pipeline_loop(gac_module *m, gac_function *f, gac_inst *loop_marker,
     uint32_t n = trip_count(P, &pb);
     /* Every trip count takes the pipelined path: with fewer iterations than
      * stages, the prologue and epilogue skip the instances of iterations
-     * that do not exist (guards, below). The loop as written stays behind a
-     * branch that is never taken, so that the module keeps its shape (its
-     * blocks and phis): any compiler drops it. It once ran those short
-     * loops: LLVM then unrolled it into straight code whose register
-     * pressure set the whole kernel's (a pipelined SGEMM: 53 registers
-     * against 38 without it). */
-    gac_build_ops(&pb, SpvOpBranchConditional, 0, 0, GAC_ID(gac_constant_bool(m, true)), GAC_ID(gac_block_label(cur)),
-                  GAC_ID(H_label));
+     * that do not exist (guards, below). The loop as written, no longer
+     * reached, is removed at the end. It once ran those short loops: LLVM
+     * then unrolled it into straight code whose register pressure set the
+     * whole kernel's (a pipelined SGEMM: 53 registers against 38 without
+     * it). */
+    gac_build_ops(&pb, SpvOpBranch, 0, 0, GAC_ID(gac_block_label(cur)));
+    (void)H_label;
     uint32_t vals[MAX_CARRIED], last_in[MAX_CARRIED];
     for (unsigned k = 0; k < P->num_carried; k++)
       vals[k] = last_in[k] = P->carried[k].init;
@@ -1254,11 +1253,8 @@ static bool pipeline_loop(gac_module *m, gac_function *f, gac_inst *loop_marker,
     po->loops++;
     if (po->svg)
       write_svg(P, st, po);
-    /* The loop as written stays for short trip counts: its markers go. */
-    for (unsigned b = 0; b < P->cfg.num_blocks; b++)
-      if (P->in_loop[b])
-        gac_foreach_inst(i, &block_at(P, b)->insts) if (gac_async_pipeline_op_of(m, i) >= GAC_PIPELINE_LOOP)
-            gac_inst_remove(m, i);
+    /* The loop as written is no longer reached. */
+    gac_function_remove_unreachable_blocks(m, f);
     gac_function_sort_blocks(m, f);
   }
   gac_pipe_schedule_free(&P->sched);

@@ -1,9 +1,11 @@
 /* Control-flow edits: splitting blocks, removing functions, builtin inputs. */
+#include <stdlib.h>
 #include <string.h>
 
 #include <spirv/unified1/spirv.h>
 
 #include "gac/builder.h"
+#include "gac/cfg.h"
 #include "internal.h"
 
 unsigned gac_terminator_targets(const gac_inst *term, unsigned *operands, unsigned max) {
@@ -99,6 +101,71 @@ void gac_function_remove(gac_module *m, gac_function *f) {
     f->next->prev = f->prev;
   else
     m->last_function = f->prev;
+}
+
+void gac_function_remove_unreachable_blocks(gac_module *m, gac_function *f) {
+  gac_cfg cfg;
+  if (!gac_cfg_build(&cfg, m, f))
+    return;
+  uint8_t *gone = calloc(m->bound, 1); /* ids the removed blocks define, their labels too */
+  bool any = false;
+  gac_foreach_block(b, f) {
+    if (gac_cfg_index_of_block(&cfg, b) >= 0)
+      continue;
+    gac_foreach_inst(i, &b->insts) if (i->result_id && i->result_id < m->bound) gone[i->result_id] = 1;
+    any = true;
+  }
+  gac_cfg_free(&cfg);
+  if (!any) {
+    free(gone);
+    return;
+  }
+  /* Phis of the blocks that stay lose the pairs whose parent goes. */
+  gac_foreach_block(b, f) {
+    if (!b->insts.first || gone[gac_block_label(b)])
+      continue;
+    for (gac_inst *i = b->insts.first->next, *next; i && i->opcode == SpvOpPhi; i = next) {
+      next = i->next;
+      gac_op ops[256];
+      unsigned n = 0;
+      bool dropped = false;
+      for (unsigned k = 2; k + 1 < i->num_operands && n + 2 <= 256; k += 2) {
+        uint32_t parent = gac_operand_word(i, k + 1);
+        if (parent < m->bound && gone[parent]) {
+          dropped = true;
+          continue;
+        }
+        ops[n++] = GAC_ID(gac_operand_word(i, k));
+        ops[n++] = GAC_ID(parent);
+      }
+      if (!dropped)
+        continue;
+      gac_builder pb = gac_builder_before(m, i); /* the new phi first: it takes over the id */
+      gac_build(&pb, SpvOpPhi, i->type_id, i->result_id, ops, n);
+      gac_inst_remove(m, i);
+    }
+  }
+  /* The blocks, and the names and decorations of what they defined. */
+  gac_inst_list *lists[] = {&m->sections[GAC_SECTION_DEBUG_NAME], &m->sections[GAC_SECTION_ANNOTATION]};
+  for (unsigned l = 0; l < 2; l++)
+    gac_foreach_inst(i, lists[l]) if (i->num_operands > 0 && i->operands[0].kind == GAC_OPERAND_ID &&
+                                      gac_operand_word(i, 0) < m->bound && gone[gac_operand_word(i, 0)])
+        gac_inst_remove(m, i);
+  for (gac_block *b = f->first_block, *next; b; b = next) {
+    next = b->next;
+    if (!b->insts.first || !gone[gac_block_label(b)])
+      continue;
+    gac_foreach_inst(i, &b->insts) gac_inst_remove(m, i);
+    if (b->prev)
+      b->prev->next = b->next;
+    else
+      f->first_block = b->next;
+    if (b->next)
+      b->next->prev = b->prev;
+    else
+      f->last_block = b->prev;
+  }
+  free(gone);
 }
 
 /* Lists var in every entry point's interface that does not list it yet

@@ -241,6 +241,44 @@ static void test_builder_positions(void) {
   free(w);
 }
 
+/* A block no path reaches goes, with the phi pair and the name that
+ * named it and what it defined; the rest of the function stays valid. */
+static void test_remove_unreachable_blocks(void) {
+  static const char text[] =
+      "; Version: 1.0\n"
+      "OpCapability Addresses\nOpCapability Kernel\n"
+      "OpMemoryModel Physical64 OpenCL\n"
+      "OpEntryPoint Kernel %k \"k\"\n"
+      "OpName %dead \"dead\"\nOpName %x \"x\"\n"
+      "%void = OpTypeVoid\n%uint = OpTypeInt 32 0\n%one = OpConstant %uint 1\n%two = OpConstant %uint 2\n"
+      "%fnty = OpTypeFunction %void\n"
+      "%k = OpFunction %void None %fnty\n"
+      "%entry = OpLabel\nOpBranch %join\n"
+      "%dead = OpLabel\n%x = OpIAdd %uint %one %two\nOpBranch %join\n"
+      "%join = OpLabel\n%p = OpPhi %uint %one %entry %x %dead\nOpReturn\n"
+      "OpFunctionEnd\n";
+  size_t n;
+  uint32_t *words = assemble_or_die(text, &n);
+  gac_module *m = read_or_die(words, n);
+  unsigned blocks = 0;
+  gac_foreach_block(b, m->first_function) blocks++;
+  CHECK(blocks == 3);
+  gac_function_remove_unreachable_blocks(m, m->first_function);
+  blocks = 0;
+  gac_foreach_block(b, m->first_function) blocks++;
+  CHECK(blocks == 2);
+  gac_inst *phi = find(m, SpvOpPhi, 0);
+  CHECK(phi && phi->num_operands == 4); /* type, result, one (value, parent) pair */
+  CHECK(list_length(&m->sections[GAC_SECTION_DEBUG_NAME]) == 0);
+  gac_diag d;
+  gac_diag_init(&d);
+  gac_validate_options vo = {.core = true, .target_env = -1};
+  CHECK(gac_validate(m, &vo, &d));
+  gac_diag_free(&d);
+  gac_module_destroy(m);
+  free(words);
+}
+
 int main(void) {
   RUN_TEST(test_read_structure);
   RUN_TEST(test_write_is_bit_exact);
@@ -249,5 +287,6 @@ int main(void) {
   RUN_TEST(test_builder_unique_types);
   RUN_TEST(test_build_module_from_scratch);
   RUN_TEST(test_builder_positions);
+  RUN_TEST(test_remove_unreachable_blocks);
   return check_summary();
 }
