@@ -154,10 +154,6 @@ uint32_t gac_constant_int(gac_module *m, uint32_t type, uint64_t value) {
   return unique_global(m, SpvOpConstant, type, words, t && t->words[2] > 32 ? 2 : 1);
 }
 
-uint32_t gac_constant_bool(gac_module *m, bool value) {
-  return unique_global(m, value ? SpvOpConstantTrue : SpvOpConstantFalse, gac_type_bool(m), NULL, 0);
-}
-
 uint32_t gac_constant_null(gac_module *m, uint32_t type) {
   return unique_global(m, SpvOpConstantNull, type, NULL, 0);
 }

@@ -55,7 +55,6 @@ uint32_t gac_type_pointer(gac_module *m, uint32_t storage_class, uint32_t pointe
 uint32_t gac_type_function(gac_module *m, uint32_t ret, const uint32_t *params, unsigned n);
 uint32_t gac_constant_int(gac_module *m, uint32_t type, uint64_t value);
 uint32_t gac_constant_null(gac_module *m, uint32_t type);
-uint32_t gac_constant_bool(gac_module *m, bool value);
 
 /* Module-level instructions that must be unique. */
 void gac_require_capability(gac_module *m, uint32_t capability);
