@@ -153,19 +153,24 @@ void gac_function_remove_unreachable_blocks(gac_module *m, gac_function *f) {
         gac_inst_remove(m, i);
   for (gac_block *b = f->first_block, *next; b; b = next) {
     next = b->next;
-    if (!b->insts.first || !gone[gac_block_label(b)])
-      continue;
-    gac_foreach_inst(i, &b->insts) gac_inst_remove(m, i);
-    if (b->prev)
-      b->prev->next = b->next;
-    else
-      f->first_block = b->next;
-    if (b->next)
-      b->next->prev = b->prev;
-    else
-      f->last_block = b->prev;
+    if (b->insts.first && gone[gac_block_label(b)])
+      gac_block_remove(m, b);
   }
   free(gone);
+}
+
+void gac_block_remove(gac_module *m, gac_block *b) {
+  gac_function *f = b->function;
+  gac_foreach_inst(i, &b->insts) gac_inst_remove(m, i);
+  if (b->prev)
+    b->prev->next = b->next;
+  else
+    f->first_block = b->next;
+  if (b->next)
+    b->next->prev = b->prev;
+  else
+    f->last_block = b->prev;
+  b->prev = b->next = NULL;
 }
 
 /* Lists var in every entry point's interface that does not list it yet

@@ -88,6 +88,10 @@ unsigned gac_block_successors(const gac_module *m, const gac_block *b, gac_block
  * decorations of its result and parameters. */
 void gac_function_remove(gac_module *m, gac_function *f);
 
+/* Removes block b, with its instructions, from its function (nothing
+ * may branch to it any more). */
+void gac_block_remove(gac_module *m, gac_block *b);
+
 /* Removes f's blocks that no path from its entry reaches, the OpPhi pairs
  * that name them, and the names and decorations of what they defined. */
 void gac_function_remove_unreachable_blocks(gac_module *m, gac_function *f);
