@@ -404,35 +404,48 @@ static uint32_t lower_cooperative(gac_lowering *L, copy_plan *p, gac_block *pre,
   return event;
 }
 
-/* PTX: two global -> local copies issued together (the tiles of A and B
- * of a matrix product, say) take their 16-byte units in one block when
- * both are aligned for them, behind one test; else each goes its own way
- * as alone. Apart, each copy had its own test and branch, and ptxas pads
- * each block of cp.async (LDGSTS) with three idle loads: a pipelined
+/* PTX: a run of global -> local copies issued together (the tiles of A
+ * and B of a matrix product, say) take their 16-byte units in one block
+ * when all are aligned for them, behind one test; else each goes its own
+ * way as alone. Apart, each copy had its own test and branch, and ptxas
+ * pads each block of cp.async (LDGSTS) with three idle loads: a pipelined
  * SGEMM step issued 6 of them where the hand-written kernel issues 3. */
-static void lower_ptx_copy_pair(gac_lowering *L, copy_plan *p1, copy_plan *p2, gac_block *pre, gac_block *exit) {
+enum { MAX_RUN = 8 };
+
+static void lower_ptx_copy_run(gac_lowering *L, copy_plan *plans, unsigned num, gac_block *pre, gac_block *exit) {
   gac_module *m = L->m;
   gac_function *f = pre->function;
   gac_builder b = gac_builder_at_end(m, &pre->insts);
   uint32_t id, size;
   lower_linear_local_id(L, &b, f, &id, &size);
-  uint32_t any = lower_op2(&b, SpvOpBitwiseOr, L->size_type, unit_alignment(L, &b, p1), unit_alignment(L, &b, p2));
+  uint32_t any = unit_alignment(L, &b, &plans[0]);
+  for (unsigned c = 1; c < num; c++)
+    any = lower_op2(&b, SpvOpBitwiseOr, L->size_type, any, unit_alignment(L, &b, &plans[c]));
   uint32_t low = lower_op2(&b, SpvOpBitwiseAnd, L->size_type, any, gac_constant_int(m, L->size_type, 15));
   uint32_t aligned = lower_op2(&b, SpvOpIEqual, L->bool_type, low, L->zero);
-  gac_block *both = gac_block_create(m, f, pre), *between = gac_block_create(m, f, both);
-  gac_block *apart = gac_block_create(m, f, between), *middle = gac_block_create(m, f, apart);
-  gac_build_ops(&b, SpvOpBranchConditional, 0, 0, GAC_ID(aligned), GAC_ID(gac_block_label(both)),
-                GAC_ID(gac_block_label(apart)));
-  cooperative_loop(L, p1, both, between, 16, id, size, STRATEGY_PTX, false);
-  cooperative_loop(L, p2, between, exit, 16, id, size, STRATEGY_PTX, false);
-  lower_cooperative(L, p1, apart, middle, STRATEGY_PTX);
-  lower_cooperative(L, p2, middle, exit, STRATEGY_PTX);
+  /* together: one loop after the other; apart: one whole copy after the other. */
+  gac_block *together[MAX_RUN + 1], *apart[MAX_RUN + 1];
+  together[0] = gac_block_create(m, f, pre);
+  for (unsigned c = 1; c < num; c++)
+    together[c] = gac_block_create(m, f, together[c - 1]);
+  apart[0] = gac_block_create(m, f, together[num - 1]);
+  for (unsigned c = 1; c < num; c++)
+    apart[c] = gac_block_create(m, f, apart[c - 1]);
+  together[num] = apart[num] = exit;
+  gac_build_ops(&b, SpvOpBranchConditional, 0, 0, GAC_ID(aligned), GAC_ID(gac_block_label(together[0])),
+                GAC_ID(gac_block_label(apart[0])));
+  for (unsigned c = 0; c < num; c++)
+    cooperative_loop(L, &plans[c], together[c], together[c + 1], 16, id, size, STRATEGY_PTX, false);
+  for (unsigned c = 0; c < num; c++)
+    lower_cooperative(L, &plans[c], apart[c], apart[c + 1], STRATEGY_PTX);
 }
 
 /* Whether the instructions strictly between copies a and b (one block) only
- * compute values (which may move before a, if they do not use a's result)
- * or store an event into a Function variable (which may move after b). */
-static bool only_values_between(const gac_module *m, const gac_inst *a, const gac_inst *b) {
+ * compute values (which may move before the run, if they use none of the
+ * `num` results of its copies so far) or store an event into a Function
+ * variable (which may move after the run). */
+static bool only_values_between(const gac_module *m, const gac_inst *a, const gac_inst *b, gac_inst *const *run,
+                                unsigned num) {
   for (const gac_inst *i = a->next; i != b; i = i->next) {
     if (!i)
       return false;
@@ -452,51 +465,37 @@ static bool only_values_between(const gac_module *m, const gac_inst *a, const ga
       return false;
     }
     for (unsigned k = 0; k < i->num_operands; k++)
-      if (i->operands[k].kind == GAC_OPERAND_ID && gac_operand_word(i, k) == a->result_id)
-        return false;
+      for (unsigned c = 0; c < num; c++)
+        if (i->operands[k].kind == GAC_OPERAND_ID && gac_operand_word(i, k) == run[c]->result_id)
+          return false;
   }
   return true;
 }
 
-/* Whether copies a and b (in this order) may be lowered as a pair: PTX,
- * both 2D/3D global -> local copies of one block that cannot be bulk copies
- * and whose lines allow 16-byte units, with only values between them. */
-static bool pairs_with(gac_lowering *L, const gac_inst *a, const gac_inst *b) {
-  gac_async_copy ka, kb;
-  uint64_t line[2], per, bpe;
-  if (!a || !b || gac_inst_block(a) != gac_inst_block(b) || !gac_async_copy_decode(L->m, a, &ka) ||
-      !gac_async_copy_decode(L->m, b, &kb) || !lower_global_to_local(L->m, ka.destination, ka.source) ||
-      !lower_global_to_local(L->m, kb.destination, kb.source) ||
-      (L->sm90 && (lower_ptx_may_bulk(L, a) || lower_ptx_may_bulk(L, b))))
-    return false;
-  const gac_async_copy *ks[2] = {&ka, &kb};
+/* Whether copy b may join the run that ends with the last of its `num`
+ * copies (PTX): all 2D/3D global -> local copies of one block that cannot
+ * be bulk copies and whose lines allow 16-byte units, with only values
+ * between them; b may use the last one's result as its Event only. */
+static bool joins_run(gac_lowering *L, gac_inst *const *run, unsigned num, const gac_inst *b) {
+  const gac_inst *a = run[num - 1];
+  gac_async_copy k;
+  uint64_t per, bpe;
+  const gac_inst *both[2] = {a, b};
   for (unsigned c = 0; c < 2; c++) {
-    line[c] = lower_known(L, ks[c]->num_elements_per_line, &per) && lower_known(L, ks[c]->num_bytes_per_element, &bpe)
-                  ? per * bpe : 0;
-    if (line[c] % 16 != 0)
+    if (!gac_async_copy_decode(L->m, both[c], &k) || !lower_global_to_local(L->m, k.destination, k.source) ||
+        (L->sm90 && lower_ptx_may_bulk(L, both[c])))
+      return false;
+    if (lower_known(L, k.num_elements_per_line, &per) && lower_known(L, k.num_bytes_per_element, &bpe) &&
+        per * bpe % 16 != 0)
       return false;
   }
-  for (unsigned k = 0; k + 1 < b->num_operands; k++) /* b may use a's result as its Event (the last) only */
-    if (b->operands[k].kind == GAC_OPERAND_ID && gac_operand_word(b, k) == a->result_id)
-      return false;
-  return only_values_between(L->m, a, b);
-}
-
-/* Makes a and b adjacent: the values between them go before a, the event
- * stores after b. */
-static void gather_pair(gac_module *m, gac_inst *a, gac_inst *b) {
-  gac_inst *after_b = b;
-  for (gac_inst *i = a->next, *next; i != b; i = next) {
-    next = i->next;
-    gac_inst_list *list = i->list;
-    gac_inst_remove(m, i);
-    if (i->opcode == SpvOpStore) {
-      gac_list_insert_before(m, list, after_b->next, i);
-      after_b = i;
-    } else {
-      gac_list_insert_before(m, list, a, i);
-    }
-  }
+  if (!b || gac_inst_block(a) != gac_inst_block(b))
+    return false;
+  for (unsigned i = 0; i + 1 < b->num_operands; i++)
+    for (unsigned c = 0; c < num; c++)
+      if (b->operands[i].kind == GAC_OPERAND_ID && gac_operand_word(b, i) == run[c]->result_id)
+        return false;
+  return only_values_between(L->m, a, b, run, num);
 }
 
 /* The rest of p's plan (p->k decoded), its values built before `inst`. */
@@ -515,22 +514,33 @@ static void plan_copy(gac_lowering *L, gac_inst *inst, copy_plan *p) {
     p->line_bytes_known = per_line * bpe;
 }
 
-/* Lowers copies a and b (pairs_with) together: on PTX a copy's result is
- * its Event operand, so b's Event (a's result) becomes a's. */
-static void lower_pair(gac_lowering *L, gac_inst *a, gac_inst *b) {
+/* Lowers a run of copies (joins_run) together. They are made adjacent
+ * first: the values between them go before the first, the event stores
+ * after the last. On PTX a copy's result is its Event operand. */
+static void lower_run(gac_lowering *L, gac_inst **run, unsigned num) {
   gac_module *m = L->m;
-  gather_pair(m, a, b);
-  copy_plan p1 = {0}, p2 = {0};
-  gac_async_copy_decode(m, a, &p1.k);
-  gac_replace_all_uses(m, a->result_id, p1.k.event);
-  gac_async_copy_decode(m, b, &p2.k);
-  gac_block *pre = gac_inst_block(a), *exit = gac_block_split_after(m, b);
-  plan_copy(L, a, &p1);
-  plan_copy(L, a, &p2);
-  gac_replace_all_uses(m, b->result_id, p2.k.event);
-  gac_inst_remove(m, a);
-  gac_inst_remove(m, b);
-  lower_ptx_copy_pair(L, &p1, &p2, pre, exit);
+  gac_inst *first = run[0], *last = run[num - 1];
+  for (unsigned c = 0; c + 1 < num; c++)
+    for (gac_inst *i = run[c]->next, *next; i != run[c + 1]; i = next) {
+      next = i->next;
+      gac_inst_list *list = i->list;
+      gac_inst_remove(m, i);
+      gac_list_insert_before(m, list, i->opcode == SpvOpStore ? last->next : first, i);
+      if (i->opcode == SpvOpStore)
+        last = i;
+    }
+  copy_plan plans[MAX_RUN];
+  memset(plans, 0, sizeof plans);
+  for (unsigned c = 0; c < num; c++) {
+    gac_async_copy_decode(m, run[c], &plans[c].k);
+    gac_replace_all_uses(m, run[c]->result_id, plans[c].k.event);
+  }
+  gac_block *pre = gac_inst_block(first), *exit = gac_block_split_after(m, run[num - 1]);
+  for (unsigned c = 0; c < num; c++)
+    plan_copy(L, first, &plans[c]);
+  for (unsigned c = 0; c < num; c++)
+    gac_inst_remove(m, run[c]);
+  lower_ptx_copy_run(L, plans, num, pre, exit);
 }
 
 /* After every OpGroupWaitEvents (or run of them): a barrier over both
@@ -688,9 +698,12 @@ bool gac_lower_async_copies(gac_module *m, const char *arg, gac_diag *diag) {
   bool ok = true;
   for (size_t c = 0; c < n; c++) {
     gac_inst *inst = copies[c];
-    if (strat == STRATEGY_PTX && c + 1 < n && pairs_with(&L, inst, copies[c + 1])) {
-      lower_pair(&L, inst, copies[c + 1]);
-      c++;
+    unsigned run = 1;
+    while (strat == STRATEGY_PTX && run < MAX_RUN && c + run < n && joins_run(&L, copies + c, run, copies[c + run]))
+      run++;
+    if (run > 1) {
+      lower_run(&L, copies + c, run);
+      c += run - 1;
       continue;
     }
     copy_plan p = {0};
