@@ -1114,29 +1114,21 @@ static bool pipeline_loop(gac_module *m, gac_function *f, gac_inst *loop_marker,
     for (unsigned k = 0; k < P->num_buffers; k++)
       if (P->buffers[k].versions > 1)
         add_versions(P, &P->buffers[k]);
-    gac_block *H = block_at(P, P->header), *pre_block = block_at(P, P->preheader);
-    uint32_t H_label = gac_block_label(H);
-    /* pre: n and the choice of path, on the entry edge. */
-    gac_block *pre = gac_block_create(m, f, NULL), *cur = gac_block_create(m, f, NULL);
-    gac_inst *pt = gac_block_terminator(pre_block);
+    /* The entry edge goes to the pipelined code, which starts with n. Every
+     * trip count takes it: with fewer iterations than stages, the prologue
+     * and epilogue skip the instances of iterations that do not exist
+     * (guards, below). The loop as written, no longer reached, is removed
+     * at the end. It once ran those short loops: LLVM then unrolled it into
+     * straight code whose register pressure set the whole kernel's (a
+     * pipelined SGEMM: 53 registers against 38 without it). */
+    uint32_t H_label = gac_block_label(block_at(P, P->header));
+    gac_block *cur = gac_block_create(m, f, NULL);
+    gac_inst *pt = gac_block_terminator(block_at(P, P->preheader));
     for (unsigned k = 0; k < pt->num_operands; k++)
       if (pt->operands[k].kind == GAC_OPERAND_ID && gac_operand_word(pt, k) == H_label)
-        gac_inst_set_id_operand(m, pt, k, gac_block_label(pre));
-    for (gac_inst *phi = H->insts.first->next; phi && phi->opcode == SpvOpPhi; phi = phi->next)
-      for (unsigned k = 3; k < phi->num_operands; k += 2)
-        if (gac_operand_word(phi, k) == gac_block_label(pre_block))
-          gac_inst_set_id_operand(m, phi, k, gac_block_label(pre));
-    gac_builder pb = gac_builder_at_end(m, &pre->insts);
+        gac_inst_set_id_operand(m, pt, k, gac_block_label(cur));
+    gac_builder pb = gac_builder_at_end(m, &cur->insts);
     uint32_t n = trip_count(P, &pb);
-    /* Every trip count takes the pipelined path: with fewer iterations than
-     * stages, the prologue and epilogue skip the instances of iterations
-     * that do not exist (guards, below). The loop as written, no longer
-     * reached, is removed at the end. It once ran those short loops: LLVM
-     * then unrolled it into straight code whose register pressure set the
-     * whole kernel's (a pipelined SGEMM: 53 registers against 38 without
-     * it). */
-    gac_build_ops(&pb, SpvOpBranch, 0, 0, GAC_ID(gac_block_label(cur)));
-    (void)H_label;
     uint32_t vals[MAX_CARRIED], last_in[MAX_CARRIED];
     for (unsigned k = 0; k < P->num_carried; k++)
       vals[k] = last_in[k] = P->carried[k].init;
