@@ -19,14 +19,19 @@ if ! llvm-spirv-15 --spirv-max-version=1.0 "$base.clang.bc" -o "$base.spv" 2> "$
   fi
   exit 1
 fi
-# llvm-spirv-15 puts some loops' blocks before their dominators: order them first.
-"$gac_opt" --sort-blocks "$base.spv" -o "$base.sorted.spv"
+# llvm-spirv-15 puts some loops' blocks before their dominators: order them
+# first. OpenCL C 2.0/3.0 passes builtins generic pointers, which PoCL 3.1's
+# library has no overloads for: give them the pointers they were cast from.
+"$gac_opt" --sort-blocks --specialize-generic-pointers "$base.spv" -o "$base.sorted.spv"
 "$gac_opt" --raise-async-copies --validate "$base.sorted.spv" -o "$base.raised.spv"
 # GAC_PASSES: passes before the lowering (--pipeline-loops for the pipelined
 # kernels); then the static checker: a violated wait fails the build.
 "$gac_opt" ${GAC_PASSES:-} --check-async --validate "$base.raised.spv" -o "$base.checked.spv" 2> "$base.check.log" ||
   { cat "$base.check.log" >&2; exit 1; }
-"$gac_opt" --lower-async-copies=opencl,strategy="$strategy" --validate --target-env=opencl1.2 \
+# OpenCL C 2.0 and 3.0 keep generic pointers: validate for OpenCL 2.0 there.
+env=opencl1.2
+case " $* " in *" -cl-std=CL2.0 "* | *" -cl-std=CL3.0 "*) env=opencl2.0 ;; esac
+"$gac_opt" --lower-async-copies=opencl,strategy="$strategy" --validate --target-env=$env \
   "$base.checked.spv" -o "$base.lowered.spv"
-spirv-val --target-env opencl1.2 "$base.lowered.spv"
+spirv-val --target-env $env "$base.lowered.spv"
 llvm-spirv-15 -r --spirv-target-env=CL1.2 "$base.lowered.spv" -o "$out"

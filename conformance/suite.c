@@ -74,8 +74,10 @@ static bool check_bytes(const unsigned char *got, const unsigned char *want, siz
   return true;
 }
 
-static bool run_copy(const gac_backend *o, const copy_case *c, double *ms, char *why, size_t why_len) {
-  void *k = o->load(o->self, "copies", c->name, why, why_len);
+/* program: "copies" (OpenCL C 1.2), "copies-cl20" or "copies-cl30". */
+static bool run_copy(const gac_backend *o, const char *program, const copy_case *c, double *ms, char *why,
+                     size_t why_len) {
+  void *k = o->load(o->self, program, c->name, why, why_len);
   if (!k)
     return false;
   const shape *s = &c->s;
@@ -321,10 +323,11 @@ static void row(const char *kernel, const char *params, bool ok, double ms, cons
   ok ? passed++ : failed++;
 }
 
-static void copy_row(const gac_backend *o, const copy_case *c) {
+static void copy_row(const gac_backend *o, const char *program, const copy_case *c) {
   char params[160], why[512] = "";
   snprintf(params, sizeof params,
-           "bpe=%llu %llux%llux%llu src(%llu,%llu,%llu) tile(%llu,%llu,%llu) dst(%llu,%llu,%llu) g=%llu l=%llu",
+           "%s%sbpe=%llu %llux%llux%llu src(%llu,%llu,%llu) tile(%llu,%llu,%llu) dst(%llu,%llu,%llu) g=%llu l=%llu",
+           strcmp(program, "copies") ? program : "", strcmp(program, "copies") ? ": " : "",
            (unsigned long long)c->s.bpe, (unsigned long long)c->s.per_line, (unsigned long long)c->s.lines,
            (unsigned long long)c->s.planes, (unsigned long long)c->src.off, (unsigned long long)c->src.line,
            (unsigned long long)c->src.plane, (unsigned long long)c->tile.off, (unsigned long long)c->tile.line,
@@ -333,7 +336,7 @@ static void copy_row(const gac_backend *o, const copy_case *c) {
   double ms = -1;
   if (!wanted(c->name, params))
     return;
-  bool ok = run_copy(o, c, &ms, why, sizeof why);
+  bool ok = run_copy(o, program, c, &ms, why, sizeof why);
   row(c->name, params, ok, ms, why);
 }
 
@@ -362,7 +365,13 @@ unsigned gac_conformance_suite(const gac_backend *o) {
       {"copy3d", {8, 16, 16, 2}, {0, 20, 400}, {0, 16, 256}, {0, 18, 300}, 4, 64},
   };
   for (size_t i = 0; i < sizeof copies / sizeof copies[0]; i++)
-    copy_row(o, &copies[i]);
+    copy_row(o, "copies", &copies[i]);
+  /* The same kernels built as OpenCL C 2.0 and 3.0 (generic address space). */
+  static const size_t versioned[] = {2, 4, 10, 12};
+  for (size_t i = 0; i < sizeof versioned / sizeof versioned[0]; i++) {
+    copy_row(o, "copies-cl20", &copies[versioned[i]]);
+    copy_row(o, "copies-cl30", &copies[versioned[i]]);
+  }
 
   static const shapes_case shapes[] = {
       {"shapes-uchar", 1, 37, 13, 41, 5, 17, 0},  {"shapes-uchar", 1, 37, 13, 41, 5, 17, 1},
@@ -413,7 +422,8 @@ unsigned gac_conformance_suite(const gac_backend *o) {
   /* Each pipelined build and the unpipelined one against the same host
    * reference: long loops, and loops shorter than the pipeline (those take
    * the loop as written). */
-  static const char *const pipelined[] = {"unpipelined", "pipelined-s2", "pipelined-s3", "pipelined-s4"};
+  static const char *const pipelined[] = {"unpipelined", "pipelined-s2", "pipelined-s3", "pipelined-s4",
+                                          "pipelined-s3-cl30"};
   for (size_t i = 0; i < sizeof pipelined / sizeof pipelined[0]; i++) {
     static const size_t sizes[] = {128, 32, 16}, counts[] = {9, 2, 1};
     for (size_t j = 0; j < sizeof sizes / sizeof sizes[0]; j++) {

@@ -21,7 +21,7 @@
 
 /* ---- cache ---- */
 
-static bool cache_dir(char *out, size_t len) {
+bool gac_layer_cache_dir(char *out, size_t len) {
   const char *dir = getenv("GAC_LAYER_CACHE_DIR");
   if (dir && strcmp(dir, "off") == 0)
     return false;
@@ -47,7 +47,7 @@ static uint64_t fnv1a(const void *data, size_t size, uint64_t h) {
 /* The cache path prefix for this input and lowering: "<dir>/<hash>". */
 static bool cache_key(const void *il, size_t size, const char *strategy, char *out, size_t len) {
   char dir[900];
-  if (!cache_dir(dir, sizeof dir))
+  if (!gac_layer_cache_dir(dir, sizeof dir))
     return false;
   uint64_t h = fnv1a(GAC_LAYER_VERSION, strlen(GAC_LAYER_VERSION), 0xcbf29ce484222325ull);
   h = fnv1a(strategy, strlen(strategy), h);
@@ -123,7 +123,8 @@ bool gac_bridge_il(const void *il, size_t size, unsigned char **bc, size_t *bc_s
   /* llvm-spirv-15 orders some loops' blocks against SPIR-V's rule: fix that first. */
   else if (!run_pass(m, "sort-blocks", NULL, &d) || !gac_validate(m, &vopts, &d))
     *log = diag_text(&d, "gac layer: the SPIR-V module is invalid:");
-  else if (!run_pass(m, "raise-async-copies", NULL, &d) || !run_pass(m, "pipeline-loops", NULL, &d) ||
+  /* OpenCL C 2.0/3.0 hands builtins generic pointers PoCL 3.1 has no overloads for. */
+  else if (!run_pass(m, "specialize-generic-pointers", NULL, &d) || !run_pass(m, "raise-async-copies", NULL, &d) || !run_pass(m, "pipeline-loops", NULL, &d) ||
            !run_pass(m, "lower-async-copies", lower_arg, &d))
     *log = diag_text(&d, "gac layer: lowering failed:");
   else if (!gac_validate(m, &vopts, &d))
@@ -136,6 +137,11 @@ bool gac_bridge_il(const void *il, size_t size, unsigned char **bc, size_t *bc_s
     ok = false;
   }
   ok = ok && gac_spirv_to_bitcode(words, n, NULL, bc, bc_size, log);
+  if (ok && !gac_check_pocl_links(*bc, *bc_size, log)) {
+    free(*bc);
+    *bc = NULL;
+    ok = false;
+  }
   if (ok && cached)
     cache_store(key, il, size, *bc, *bc_size);
   free(words);

@@ -61,6 +61,14 @@ cl_int gac_source_build_info(gac_source_program *w, cl_device_id, cl_program_bui
 bool gac_bridge_il(const void *il, size_t size, unsigned char **bitcode, size_t *bitcode_size, char **log);
 /* The module with its builtin calls raised, for linking (*out malloc'd). */
 bool gac_raise_il(const void *il, size_t size, void **out, size_t *out_size, char **log);
+/* The layer's cache folder ($GAC_LAYER_CACHE_DIR, else $XDG_CACHE_HOME/gac,
+ * else ~/.cache/gac), made if missing; false when caching is off. */
+bool gac_layer_cache_dir(char *out, size_t len);
+
+/* link_check.c: true if PoCL's kernel library provides every function the
+ * bitcode calls (or the check cannot run); else false with a build log naming
+ * the missing functions in *log (malloc'd). */
+bool gac_check_pocl_links(const unsigned char *bc, size_t bc_size, char **log);
 
 /* Subprocesses, files, scratch folders and llvm-spirv-15 -r: support/. */
 #include "subprocess.h"

@@ -7,6 +7,7 @@
 
 bool gac_remove_unused_imports(gac_module *m, const char *arg, gac_diag *diag);
 bool gac_sort_blocks(gac_module *m, const char *arg, gac_diag *diag);
+bool gac_specialize_generic_pointers(gac_module *m, const char *arg, gac_diag *diag);
 
 static const gac_pass_info passes[] = {
     {"remove-unused-imports",
@@ -17,6 +18,10 @@ static const gac_pass_info passes[] = {
      "Order blocks so that each comes after its dominator, as SPIR-V asks (llvm-spirv-15 output "
      "does not always)",
      gac_sort_blocks},
+    {"specialize-generic-pointers",
+     "Give builtins (OpenCL.std instructions, atomics, OpGroupWaitEvents) the named-address-space pointer a "
+     "generic one was cast from: OpenCL C 2.0/3.0 code then calls builtins PoCL 3.1's library defines",
+     gac_specialize_generic_pointers},
     {"raise-async-copies",
      "Turn calls to the cl_khr_extended_async_copies builtins (declared by "
      "include/gac/cl/extended_async_copies.h) into GroupAsyncCopy2D2D/3D3D",

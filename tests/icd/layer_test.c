@@ -260,6 +260,115 @@ static void test_source_programs(const char *copies_cl) {
   clReleaseProgram(p);
 }
 
+/* Every OpenCL C version the device reports: OpenCL C 2.0 and 3.0 hand
+ * builtins generic pointers (&event for wait_group_events, p for vload4 and
+ * fract), which PoCL 3.1's library has no overloads for; the layer gives
+ * them the pointers they were cast from. The kernels run and are checked. */
+static char *build_log(cl_program p) {
+  size_t n = 0;
+  clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_LOG, 0, NULL, &n);
+  char *log = calloc(1, n + 1);
+  clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_LOG, n, log, NULL);
+  return log;
+}
+
+static void test_opencl_c_versions(const char *copies_cl) {
+  size_t size;
+  char *text = read_all(copies_cl, &size), why[600];
+  const char *generic =
+      "kernel void generic_builtins(global const float *in, global float *out, local float *tile) {\n"
+      "  event_t e = async_work_group_copy_2D2D(tile, 0, in, 0, sizeof(float), 4, 2, 4, 4, 0);\n"
+      "  wait_group_events(1, &e);\n"
+      "  float whole, frac = fract(in[8], &whole);\n"
+      "  float4 v = vload4(1, tile);\n"
+      "  if (get_local_id(0) == 0) vstore4(v + whole + frac, 0, out);\n"
+      "}\n";
+  for (int v = 0; v < 3 && text; v++) {
+    static const char *const options[] = {"-cl-std=CL1.2", "-cl-std=CL2.0", "-cl-std=CL3.0"};
+    text[size] = '\0';
+    const char *src = text;
+    cl_int err;
+    cl_program p = clCreateProgramWithSource(context, 1, &src, NULL, &err);
+    err = err ? err : clBuildProgram(p, 1, &device, options[v], NULL, NULL);
+    char *log = p ? build_log(p) : strdup("");
+    snprintf(why, sizeof why, "error %d: %s", err, log);
+    free(log);
+    char name[96];
+    snprintf(name, sizeof name, "%s: copies.cl builds and its 2D copy kernel runs", options[v]);
+    report(name, err == CL_SUCCESS && run_copy2d(p, why, sizeof why), why);
+    clReleaseProgram(p);
+
+    p = clCreateProgramWithSource(context, 1, &generic, NULL, &err);
+    err = err ? err : clBuildProgram(p, 1, &device, options[v], NULL, NULL);
+    float in[9] = {1, 2, 3, 4, 5, 6, 7, 8, 2.25f}, out[4] = {0};
+    if (err == CL_SUCCESS) {
+      cl_kernel k = clCreateKernel(p, "generic_builtins", &err);
+      cl_mem mi = clCreateBuffer(context, CL_MEM_COPY_HOST_PTR, sizeof in, in, NULL);
+      cl_mem mo = clCreateBuffer(context, CL_MEM_COPY_HOST_PTR, sizeof out, out, NULL);
+      clSetKernelArg(k, 0, sizeof mi, &mi);
+      clSetKernelArg(k, 1, sizeof mo, &mo);
+      clSetKernelArg(k, 2, 8 * sizeof(float), NULL);
+      size_t global = 4, local = 4;
+      err = clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, 0, NULL, NULL);
+      err = err ? err : clEnqueueReadBuffer(queue, mo, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL);
+      clReleaseMemObject(mi);
+      clReleaseMemObject(mo);
+      clReleaseKernel(k);
+    }
+    log = p ? build_log(p) : strdup("");
+    snprintf(why, sizeof why, "error %d, out = {%g, %g, %g, %g}: %s", err, out[0], out[1], out[2], out[3], log);
+    free(log);
+    snprintf(name, sizeof name, "%s: wait_group_events, fract and vload4 on pointers cast to generic", options[v]);
+    report(name, err == CL_SUCCESS && out[0] == 7.25f && out[3] == 10.25f, why);
+    clReleaseProgram(p);
+  }
+  free(text);
+}
+
+/* A builtin PoCL's library lacks (vload4 on a generic pointer that is no
+ * cast: a function parameter) is a build error naming it, before PoCL would
+ * fail to load the kernel and abort the host process. */
+static void test_missing_builtin(const char *broken_library) {
+  const char *src =
+      "__attribute__((noinline)) float4 load(const float *p) { return vload4(0, p); }\n"
+      "kernel void missing(global float *g, local float *t) {\n"
+      "  event_t e = async_work_group_copy_2D2D(t, 0, g, 0, sizeof(float), 4, 1, 4, 4, 0);\n"
+      "  wait_group_events(1, &e);\n"
+      "  vstore4(load(g) + load(t), 0, g);\n"
+      "}\n";
+  cl_int err;
+  cl_program p = clCreateProgramWithSource(context, 1, &src, NULL, &err);
+  err = err ? err : clBuildProgram(p, 1, &device, "-cl-std=CL2.0", NULL, NULL);
+  char *log = p ? build_log(p) : strdup("");
+  report("a builtin PoCL lacks: CL_BUILD_PROGRAM_FAILURE naming it",
+         err == CL_BUILD_PROGRAM_FAILURE && strstr(log, "[Layer.PoCLLink]") && strstr(log, "_Z6vload4mPU3AS4Kf"),
+         log);
+  free(log);
+  if (p)
+    clReleaseProgram(p);
+
+  /* A builtin the library defines but whose definition calls one it only
+   * declares: PoCL would link it and then fail to load the kernel. */
+  setenv("GAC_LAYER_POCL_KERNEL_LIBRARY", broken_library, 1);
+  const char *chain =
+      "kernel void chain(global float *g, local float *t) {\n"
+      "  event_t e = async_work_group_copy_2D2D(t, 0, g, 0, sizeof(float), 4, 1, 4, 4, 0);\n"
+      "  wait_group_events(1, &e);\n"
+      "  vstore4(vload4(0, g) + t[0], 0, g);\n"
+      "}\n";
+  p = clCreateProgramWithSource(context, 1, &chain, NULL, &err);
+  err = err ? err : clBuildProgram(p, 1, &device, NULL, NULL, NULL);
+  log = p ? build_log(p) : strdup("");
+  report("a builtin whose definition calls a missing one: CL_BUILD_PROGRAM_FAILURE naming both",
+         err == CL_BUILD_PROGRAM_FAILURE &&
+             strstr(log, "_Z6vload4mPU3AS1Kf: the library defines it, but it calls _Z10_cl_vload4mPU3AS1Kf"),
+         log);
+  free(log);
+  if (p)
+    clReleaseProgram(p);
+  unsetenv("GAC_LAYER_POCL_KERNEL_LIBRARY");
+}
+
 /* Separate compilation and linking: an IL program, and two OpenCL C programs
  * with the builtins (one including a header program). */
 static void test_compile_and_link(const char *il_path) {
@@ -397,8 +506,8 @@ static void test_limits(void) {
 
 int main(int argc, char **argv) {
   setvbuf(stdout, NULL, _IOLBF, 0); /* keep what was printed before a crash */
-  if (argc != 4) {
-    fprintf(stderr, "usage: layer_test <module with copies.spv> <invalid module.spv> <copies.cl>\n");
+  if (argc != 5) {
+    fprintf(stderr, "usage: layer_test <module with copies.spv> <invalid module.spv> <copies.cl> <broken library.bc>\n");
     return 2;
   }
   cl_int err = clGetPlatformIDs(1, &platform, NULL);
@@ -413,6 +522,8 @@ int main(int argc, char **argv) {
   test_il_program(argv[1]);
   test_errors(argv[2]);
   test_source_programs(argv[3]);
+  test_opencl_c_versions(argv[3]);
+  test_missing_builtin(argv[4]);
   test_compile_and_link(argv[1]);
   test_bridge_failure(argv[1]);
   test_plain_source();

@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# The Khronos OpenCL CTS's async copy subtests through the gac layer (docs/CTS.md).
+#
+#   scripts/cts.sh build CTS_CHECKOUT HEADERS_CHECKOUT
+#       configures KhronosGroup/OpenCL-CTS against the Khronos headers and the
+#       system ICD loader, and builds test_basic only (in $GAC_CTS_BUILD).
+#   scripts/cts.sh run [LOCAL_MEM_SIZE...]
+#       runs each subtest through the layer once per local memory limit
+#       (GAC_LAYER_LOCAL_MEM_SIZE; default 32768 65536; "pocl" = PoCL's own
+#       limit), and the 1D subtests on PoCL alone too, and prints per subtest:
+#       configurations, run, skipped, passed, failed, wall time.
+#
+# Environment: GAC_CTS_BUILD (default build-cts), GAC_BUILD (the gac build,
+# default build), GAC_CTS_TESTS (subtests, default all async copy subtests),
+# GAC_LAYER_MAX_WORK_GROUP_SIZE (passed on). CI does not run this: it needs the
+# CTS, which CI cannot fetch.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cts_build=$(realpath -m "${GAC_CTS_BUILD:-$root/build-cts}")
+gac_build=$(realpath -m "${GAC_BUILD:-$root/build}")
+
+build() {
+  local cts=$1 headers=$2
+  cmake -S "$cts" -B "$cts_build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DCL_INCLUDE_DIR="$(realpath "$headers")" -DCL_LIB_DIR=/usr/lib/x86_64-linux-gnu \
+    -DSPIRV_INCLUDE_DIR=/usr/include/spirv/unified1 -DOPENCL_LIBRARIES=OpenCL
+  cmake --build "$cts_build" --target test_basic
+}
+
+# One line per configuration of a log: "skipped", "failed" or "passed". A
+# configuration starts at "Testing ..."; the CTS goes on after a failed one.
+classify() {
+  awk '
+    function flush() { if (open) print state; open = 0 }
+    /^Testing / { flush(); open = 1; state = "passed"; next }
+    open && /Skipping due to resource/ { state = "skipped" }
+    open && state == "passed" && /ERROR|[Ff]ailed|FAILED|did not validate|corrupted/ { state = "failed" }
+    END { flush() }' "$1"
+}
+
+run_one() { # through limit test
+  local through=$1 limit=$2 test=$3
+  local dir="$cts_build/logs/$through-$limit" log
+  mkdir -p "$dir"
+  log="$dir/$test.log"
+  local env=(POCL_CACHE_DIR="$dir/pocl-cache-$test" POCL_WORK_GROUP_METHOD=loops
+             GAC_LAYER_CACHE_DIR="$dir/gac-cache-$test")
+  rm -rf "$dir/pocl-cache-$test" "$dir/gac-cache-$test"
+  if [ "$through" = layer ]; then
+    env+=(OPENCL_LAYERS="$gac_build/icd/libgac-layer.so")
+    [ "$limit" = pocl ] || env+=(GAC_LAYER_LOCAL_MEM_SIZE="$limit")
+  fi
+  local start end rc=0
+  start=$(date +%s.%N)
+  (cd "$cts_build/test_conformance/basic" && env "${env[@]}" ./test_basic "$test") > "$log" 2>&1 || rc=$?
+  end=$(date +%s.%N)
+  local states total skipped passed failed verdict
+  states=$(classify "$log")
+  total=$(grep -c . <<< "$states" || true)
+  skipped=$(grep -c '^skipped' <<< "$states" || true)
+  passed=$(grep -c '^passed' <<< "$states" || true)
+  failed=$(grep -c '^failed' <<< "$states" || true)
+  if [ $rc -ne 0 ]; then verdict="FAIL (exit $rc)"
+  elif grep -q "PASSED sub-test" "$log"; then verdict=PASS
+  else verdict="FAIL (no PASSED line)"; fi
+  printf '| %s | %s | %s | %s | %s | %s | %s | %s | %.0f s | %s |\n' "$test" "$through" "$limit" \
+    "$total" "$((total - skipped))" "$skipped" "$passed" "$failed" "$(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }')" "$verdict"
+  [ "$verdict" = PASS ]
+}
+
+run() {
+  local limits=("$@") status=0
+  [ ${#limits[@]} -gt 0 ] || limits=(32768 65536)
+  local extended=(async_copy_global_to_local2D async_copy_local_to_global2D
+                  async_copy_global_to_local3D async_copy_local_to_global3D)
+  local core=(async_copy_global_to_local async_copy_local_to_global
+              async_strided_copy_global_to_local async_strided_copy_local_to_global)
+  local tests=(${GAC_CTS_TESTS:-${extended[*]} ${core[*]}})
+  [ -x "$cts_build/test_conformance/basic/test_basic" ] || { echo "cts.sh: build test_basic first (cts.sh build ...)" >&2; exit 1; }
+  echo "| subtest | through | local memory | configurations | run | skipped | passed | failed | wall | result |"
+  echo "|---|---|---|---:|---:|---:|---:|---:|---:|---|"
+  for limit in "${limits[@]}"; do
+    for t in "${tests[@]}"; do run_one layer "$limit" "$t" || status=1; done
+  done
+  # The 1D subtests on PoCL alone: the layer must not change their outcome.
+  for t in "${tests[@]}"; do
+    case " ${core[*]} " in *" $t "*) run_one pocl pocl "$t" || status=1 ;; esac
+  done
+  return $status
+}
+
+case "${1:-}" in
+  build) shift; [ $# -eq 2 ] || { echo "usage: cts.sh build CTS_CHECKOUT HEADERS_CHECKOUT" >&2; exit 2; }; build "$@" ;;
+  run) shift; run "$@" ;;
+  *) echo "usage: cts.sh build CTS_CHECKOUT HEADERS_CHECKOUT | cts.sh run [LOCAL_MEM_SIZE...]" >&2; exit 2 ;;
+esac
