@@ -4,16 +4,16 @@
 #   scripts/cts.sh build CTS_CHECKOUT HEADERS_CHECKOUT
 #       configures KhronosGroup/OpenCL-CTS against the Khronos headers and the
 #       system ICD loader, and builds test_basic only (in $GAC_CTS_BUILD).
-#   scripts/cts.sh run [LOCAL_MEM_SIZE...]
-#       runs each subtest through the layer once per local memory limit
-#       (GAC_LAYER_LOCAL_MEM_SIZE; default 32768 65536; "pocl" = PoCL's own
-#       limit), and the 1D subtests on PoCL alone too, and prints per subtest:
-#       configurations, run, skipped, passed, failed, wall time.
+#   scripts/cts.sh run [LIMITS...]
+#       runs each subtest through the layer once per LIMITS, LOCAL[/WG]:
+#       GAC_LAYER_LOCAL_MEM_SIZE=LOCAL and GAC_LAYER_MAX_WORK_GROUP_SIZE=WG
+#       (default 32768 65536; "pocl" = PoCL's own limits), and the 1D
+#       subtests on PoCL alone too, and prints per subtest: configurations,
+#       run, skipped, passed, failed, wall time.
 #
 # Environment: GAC_CTS_BUILD (default build-cts), GAC_BUILD (the gac build,
-# default build), GAC_CTS_TESTS (subtests, default all async copy subtests),
-# GAC_LAYER_MAX_WORK_GROUP_SIZE (passed on). CI does not run this: it needs the
-# CTS, which CI cannot fetch.
+# default build), GAC_CTS_TESTS (subtests, default all async copy subtests).
+# CI does not run this: it needs the CTS, which CI cannot fetch.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cts_build=$(realpath -m "${GAC_CTS_BUILD:-$root/build-cts}")
@@ -40,7 +40,7 @@ classify() {
 
 run_one() { # through limit test
   local through=$1 limit=$2 test=$3
-  local dir="$cts_build/logs/$through-$limit" log
+  local dir="$cts_build/logs/$through-${limit//\//-}" log
   mkdir -p "$dir"
   log="$dir/$test.log"
   local env=(POCL_CACHE_DIR="$dir/pocl-cache-$test" POCL_WORK_GROUP_METHOD=loops
@@ -48,7 +48,8 @@ run_one() { # through limit test
   rm -rf "$dir/pocl-cache-$test" "$dir/gac-cache-$test"
   if [ "$through" = layer ]; then
     env+=(OPENCL_LAYERS="$gac_build/icd/libgac-layer.so")
-    [ "$limit" = pocl ] || env+=(GAC_LAYER_LOCAL_MEM_SIZE="$limit")
+    [ "$limit" = pocl ] || env+=(GAC_LAYER_LOCAL_MEM_SIZE="${limit%%/*}")
+    [[ "$limit" != */* ]] || env+=(GAC_LAYER_MAX_WORK_GROUP_SIZE="${limit#*/}")
   fi
   local start end rc=0
   start=$(date +%s.%N)
@@ -77,7 +78,7 @@ run() {
               async_strided_copy_global_to_local async_strided_copy_local_to_global)
   local tests=(${GAC_CTS_TESTS:-${extended[*]} ${core[*]}})
   [ -x "$cts_build/test_conformance/basic/test_basic" ] || { echo "cts.sh: build test_basic first (cts.sh build ...)" >&2; exit 1; }
-  echo "| subtest | through | local memory | configurations | run | skipped | passed | failed | wall | result |"
+  echo "| subtest | through | local memory[/work-group] | configurations | run | skipped | passed | failed | wall | result |"
   echo "|---|---|---|---:|---:|---:|---:|---:|---:|---|"
   for limit in "${limits[@]}"; do
     for t in "${tests[@]}"; do run_one layer "$limit" "$t" || status=1; done

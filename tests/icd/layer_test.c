@@ -264,12 +264,48 @@ static void test_source_programs(const char *copies_cl) {
  * builtins generic pointers (&event for wait_group_events, p for vload4 and
  * fract), which PoCL 3.1's library has no overloads for; the layer gives
  * them the pointers they were cast from. The kernels run and are checked. */
+
 static char *build_log(cl_program p) {
   size_t n = 0;
   clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_LOG, 0, NULL, &n);
   char *log = calloc(1, n + 1);
   clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_LOG, n, log, NULL);
   return log;
+}
+
+/* OpenCL C 2.0 program-scope variables (a global one the kernel updates,
+ * and a constant table) next to the builtins. */
+static void program_scope_variables(const char *option) {
+  const char *src = "global int bias = 5;\n"
+                    "constant int table[4] = {1, 2, 3, 4};\n"
+                    "kernel void scoped(global int *out, local int *tile) {\n"
+                    "  event_t e = async_work_group_copy_2D2D(tile, 0, out, 0, sizeof(int), 4, 1, 4, 4, 0);\n"
+                    "  wait_group_events(1, &e);\n"
+                    "  if (get_local_id(0) == 0) { bias += 1; out[0] = tile[1] + table[2] + bias; }\n"
+                    "}\n";
+  cl_int err;
+  cl_program p = clCreateProgramWithSource(context, 1, &src, NULL, &err);
+  err = err ? err : clBuildProgram(p, 1, &device, option, NULL, NULL);
+  int out[4] = {0, 10, 0, 0};
+  for (int run = 0; run < 2 && err == CL_SUCCESS; run++) {
+    cl_kernel k = clCreateKernel(p, "scoped", &err);
+    cl_mem m = clCreateBuffer(context, CL_MEM_COPY_HOST_PTR, sizeof out, out, NULL);
+    clSetKernelArg(k, 0, sizeof m, &m);
+    clSetKernelArg(k, 1, sizeof out, NULL);
+    size_t global = 4, local = 4;
+    err = err ? err : clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, 0, NULL, NULL);
+    err = err ? err : clEnqueueReadBuffer(queue, m, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL);
+    clReleaseMemObject(m);
+    clReleaseKernel(k);
+  }
+  char *log = p ? build_log(p) : strdup(""), why[600], name[96];
+  /* bias is 6 after the first launch and 7 after the second: 10 + 3 + 7. */
+  snprintf(why, sizeof why, "error %d, out[0] = %d: %s", err, out[0], log);
+  snprintf(name, sizeof name, "%s: program-scope global and constant variables", option);
+  report(name, err == CL_SUCCESS && out[0] == 20, why);
+  free(log);
+  if (p)
+    clReleaseProgram(p);
 }
 
 static void test_opencl_c_versions(const char *copies_cl) {
@@ -321,6 +357,8 @@ static void test_opencl_c_versions(const char *copies_cl) {
     snprintf(name, sizeof name, "%s: wait_group_events, fract and vload4 on pointers cast to generic", options[v]);
     report(name, err == CL_SUCCESS && out[0] == 7.25f && out[3] == 10.25f, why);
     clReleaseProgram(p);
+    if (v > 0)
+      program_scope_variables(options[v]);
   }
   free(text);
 }
