@@ -2,7 +2,8 @@
  * the SPIR-V versions it takes, and (on request) GPU-like device limits so
  * that programs sizing their work from these queries meet realistic limits
  * on PoCL, which reports 1 MiB of local memory:
- *   GAC_LAYER_LOCAL_MEM_SIZE=65536  GAC_LAYER_MAX_WORK_GROUP_SIZE=256 */
+ *   GAC_LAYER_LOCAL_MEM_SIZE=65536  GAC_LAYER_MAX_WORK_GROUP_SIZE=256
+ *   GAC_LAYER_MAX_MEM_ALLOC_SIZE=1073741824 */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,6 +111,16 @@ cl_int CL_API_CALL gac_GetDeviceInfo(cl_device_id device, cl_device_info param, 
     if (limit)
       return gac_answer(&limit, sizeof limit, size, value, size_ret);
     break;
+  }
+  case CL_DEVICE_MAX_MEM_ALLOC_SIZE: {
+    /* Below 2 GiB, buffers stay within a 32-bit int's reach, as hosts that
+     * index them with int (the Khronos CTS's async copy checks) assume. */
+    cl_ulong limit = env_limit("GAC_LAYER_MAX_MEM_ALLOC_SIZE"), own = 0;
+    cl_int err = gac_next->clGetDeviceInfo(device, param, sizeof own, &own, NULL);
+    if (!limit || err != CL_SUCCESS)
+      break;
+    limit = limit < own ? limit : own;
+    return gac_answer(&limit, sizeof limit, size, value, size_ret);
   }
   case CL_DEVICE_MAX_WORK_GROUP_SIZE: {
     size_t limit = env_limit("GAC_LAYER_MAX_WORK_GROUP_SIZE");

@@ -12,7 +12,9 @@
 #       run, skipped, passed, failed, wall time.
 #
 # Environment: GAC_CTS_BUILD (default build-cts), GAC_BUILD (the gac build,
-# default build), GAC_CTS_TESTS (subtests, default all async copy subtests).
+# default build), GAC_CTS_TESTS (subtests, default all async copy subtests),
+# GAC_CTS_MAX_MEM_ALLOC_SIZE (the layer's GAC_LAYER_MAX_MEM_ALLOC_SIZE, default
+# 1 GiB).
 # CI does not run this: it needs the CTS, which CI cannot fetch.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -47,7 +49,9 @@ run_one() { # through limit test
              GAC_LAYER_CACHE_DIR="$dir/gac-cache-$test")
   rm -rf "$dir/pocl-cache-$test" "$dir/gac-cache-$test"
   if [ "$through" = layer ]; then
-    env+=(OPENCL_LAYERS="$gac_build/icd/libgac-layer.so")
+    # 1 GiB buffers at most: the CTS's checks index them with int (docs/CTS.md).
+    env+=(OPENCL_LAYERS="$gac_build/icd/libgac-layer.so"
+          GAC_LAYER_MAX_MEM_ALLOC_SIZE="${GAC_CTS_MAX_MEM_ALLOC_SIZE:-1073741824}")
     [ "$limit" = pocl ] || env+=(GAC_LAYER_LOCAL_MEM_SIZE="${limit%%/*}")
     [[ "$limit" != */* ]] || env+=(GAC_LAYER_MAX_WORK_GROUP_SIZE="${limit#*/}")
   fi

@@ -530,14 +530,18 @@ static void test_plain_source(void) {
 static void test_limits(void) {
   setenv("GAC_LAYER_LOCAL_MEM_SIZE", "65536", 1);
   setenv("GAC_LAYER_MAX_WORK_GROUP_SIZE", "256", 1);
-  cl_ulong local = 0;
+  setenv("GAC_LAYER_MAX_MEM_ALLOC_SIZE", "1073741824", 1);
+  cl_ulong local = 0, alloc = 0;
   size_t wg = 0, sizes[3] = {0, 0, 0};
   clGetDeviceInfo(device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof local, &local, NULL);
   clGetDeviceInfo(device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof wg, &wg, NULL);
   clGetDeviceInfo(device, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof sizes, sizes, NULL);
-  report("GPU-like limits on request", local == 65536 && wg == 256 && sizes[0] <= 256, "limits not applied");
+  clGetDeviceInfo(device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof alloc, &alloc, NULL);
+  report("GPU-like limits on request", local == 65536 && wg == 256 && sizes[0] <= 256 && alloc <= 1073741824,
+         "limits not applied");
   unsetenv("GAC_LAYER_LOCAL_MEM_SIZE");
   unsetenv("GAC_LAYER_MAX_WORK_GROUP_SIZE");
+  unsetenv("GAC_LAYER_MAX_MEM_ALLOC_SIZE");
   clGetDeviceInfo(device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof local, &local, NULL);
   report("PoCL's own limits otherwise", local > 65536, "still limited");
 }
