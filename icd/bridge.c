@@ -132,6 +132,10 @@ bool gac_bridge_il(const void *il, size_t size, unsigned char **bc, size_t *bc_s
   ok = ok && !gac_diag_has_errors(&d);
   uint32_t *words = NULL;
   size_t n = 0;
+  if (ok && !gac_module_ids_fit(m, &d)) {
+    *log = diag_text(&d, "gac layer: lowering failed:");
+    ok = false;
+  }
   if (ok && !gac_module_write(m, &words, &n)) {
     *log = strdup("gac layer: out of memory");
     ok = false;

@@ -62,6 +62,14 @@ uint32_t gac_module_new_id(gac_module *m) {
   return id;
 }
 
+bool gac_module_ids_fit(const gac_module *m, gac_diag *diag) {
+  if (m->bound <= GAC_MAX_ID_BOUND)
+    return true;
+  gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "module.id-bound",
+               "the module needs an id bound of %u, larger than SPIR-V's limit of %u", m->bound, GAC_MAX_ID_BOUND);
+  return false;
+}
+
 const gac_inst *gac_value_type(const gac_module *m, uint32_t id) {
   const gac_inst *def = gac_def(m, id);
   return def && def->type_id ? gac_def(m, def->type_id) : NULL;

@@ -10,8 +10,6 @@
 #include "gac/builder.h"
 #include "internal.h"
 
-/* Ids above this are rejected: SPIR-V's universal limit on the id bound. */
-#define GAC_MAX_ID 0x3FFFFFu
 
 typedef enum scope {
   SCOPE_MODULE,  /* before the first function */
@@ -56,6 +54,13 @@ static spv_result_t on_header(void *user, spv_endianness_t endian, uint32_t magi
   r->header_read = true;
   if (bound == 0) {
     gac_diag_add(r->diag, GAC_ERROR, 3, 0, "binary.header", "the id bound in the header is 0");
+    return SPV_ERROR_INVALID_BINARY;
+  }
+  /* Checked before anything is sized by it (as spirv-val checks it): a
+   * mutated bound must not cost gigabytes or wrap when a pass adds an id. */
+  if (bound > GAC_MAX_ID_BOUND) {
+    gac_diag_add(r->diag, GAC_ERROR, 3, 0, "binary.id-bound",
+                 "the id bound %u in the header is larger than SPIR-V's limit of %u", bound, GAC_MAX_ID_BOUND);
     return SPV_ERROR_INVALID_BINARY;
   }
   return SPV_SUCCESS;
@@ -118,11 +123,6 @@ static spv_result_t check_operands(reader *r, const gac_inst *inst) {
       return fail(r, inst->result_id, "binary.id-bound",
                   "%s: id %%%u is not below the id bound %u given in the header",
                   opname(inst->opcode), id, r->m->bound);
-    if (id > GAC_MAX_ID)
-      return fail(r, inst->result_id, "binary.id-limit",
-                  "%s: id %%%u is above %u, the universal limit of SPIR-V (2.17) that "
-                  "spirv-val also enforces; gac keeps a table indexed by id",
-                  opname(inst->opcode), id, GAC_MAX_ID);
     if (id > r->max_id)
       r->max_id = id;
   }

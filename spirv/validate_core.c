@@ -125,6 +125,8 @@ int gac_target_env_parse(const char *name) {
 bool gac_validate_core(const gac_module *m, int target_env, gac_diag *diag) {
   uint32_t *w;
   size_t n;
+  if (!gac_module_ids_fit(m, diag))
+    return false;
   if (!gac_module_write_native(m, &w, &n)) {
     gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "core", "out of memory writing the module");
     return false;

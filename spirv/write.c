@@ -21,6 +21,8 @@ static void count_inst(gac_inst *inst, void *user) { *(size_t *)user += inst->nu
 
 
 static bool write_words(const gac_module *cm, uint32_t **out, size_t *num_words, bool native) {
+  if (cm->bound > GAC_MAX_ID_BOUND)
+    return false;
   gac_module *m = (gac_module *)cm; /* visiting does not modify */
   size_t total = 5;
   gac_module_visit(m, count_inst, &total);

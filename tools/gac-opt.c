@@ -202,6 +202,11 @@ int main(int argc, char **argv) {
 
   uint32_t *words = NULL;
   size_t num_words = 0;
+  if (!gac_module_ids_fit(m, &diag)) {
+    report(&diag, source);
+    status = EXIT_INVALID;
+    goto done;
+  }
   if (!gac_module_write(m, &words, &num_words)) {
     fprintf(stderr, "%s: error: out of memory writing the module\n", source);
     status = EXIT_INVALID;

@@ -116,10 +116,17 @@ gac_module *gac_module_read(const uint32_t *words, size_t num_words, gac_diag *d
 /* Same, from bytes; a length that is not a multiple of 4 is an error. */
 gac_module *gac_module_read_bytes(const void *bytes, size_t num_bytes, gac_diag *diag);
 
-/* Writes the module. *words is malloc'd; returns false on allocation failure. */
+/* Writes the module. *words is malloc'd; returns false on allocation failure
+ * or when its ids do not fit (gac_module_ids_fit says so first). */
 bool gac_module_write(const gac_module *m, uint32_t **words, size_t *num_words);
 
-/* Ids. */
+/* Ids. SPIR-V's universal limit (2.17) on the bound, which spirv-val enforces
+ * too: the reader refuses a larger bound, and a module whose passes took ids
+ * past it is not written. */
+#define GAC_MAX_ID_BOUND 0x3FFFFFu
+/* True if the module's ids fit the limit; else false with an error in diag. */
+bool gac_module_ids_fit(const gac_module *m, gac_diag *diag);
+
 static inline gac_inst *gac_def(const gac_module *m, uint32_t id) {
   return id < m->bound && id < m->defs_capacity ? m->defs[id] : NULL;
 }
