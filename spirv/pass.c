@@ -13,37 +13,37 @@ static const gac_pass_info passes[] = {
     {"remove-unused-imports",
      "Remove OpExtInstImport instructions nothing uses, and SPV_KHR_non_semantic_info when no "
      "NonSemantic set is left",
-     gac_remove_unused_imports},
+     gac_remove_unused_imports, false},
     {"sort-blocks",
      "Order blocks so that each comes after its dominator, as SPIR-V asks (llvm-spirv-15 output "
      "does not always)",
-     gac_sort_blocks},
+     gac_sort_blocks, true},
     {"specialize-generic-pointers",
      "Give builtins (OpenCL.std instructions, atomics, OpGroupWaitEvents) the named-address-space pointer a "
      "generic one was cast from: OpenCL C 2.0/3.0 code then calls builtins PoCL 3.1's library defines",
-     gac_specialize_generic_pointers},
+     gac_specialize_generic_pointers, false},
     {"raise-async-copies",
      "Turn calls to the cl_khr_extended_async_copies builtins (declared by "
      "include/gac/cl/extended_async_copies.h) into GroupAsyncCopy2D2D/3D3D",
-     gac_raise_async_copies},
+     gac_raise_async_copies, false},
     {"lower-async-copies",
      "=opencl[,strategy=lines|cooperative|serial]: lower GroupAsyncCopy2D2D/3D3D to core SPIR-V for OpenCL; "
      "=ptx: to cp.async calls and group waits for the PTX path (docs/PTX.md)",
-     gac_lower_async_copies},
+     gac_lower_async_copies, false},
     {"lower-async-queues",
      "=opencl: lower AsyncCommit/AsyncWait (NonSemantic.Gac.AsyncPipeline) to rings of events "
      "(--lower-async-copies does this first by itself)",
-     gac_lower_async_queues},
+     gac_lower_async_queues, false},
     {"pipeline-loops",
      "[=no-prune,svg=FILE]: software-pipeline loops annotated with PipelineLoop/PipelineStatement into "
      "prologue, body and epilogue, with multi-buffered Workgroup arrays and AsyncCommit/AsyncWait (no-prune "
      "keeps waits that cannot wait; svg= draws each loop's schedule)",
-     gac_pipeline_loops},
+     gac_pipeline_loops, false},
     {"check-async",
      "[=strict][,verbose]: prove that every access to a Workgroup buffer an async copy writes comes after a wait "
      "covering the copy (docs/CHECK_ASYNC.md); changes nothing",
-     gac_check_async_pass},
-    {NULL, NULL, NULL},
+     gac_check_async_pass, false},
+    {NULL, NULL, NULL, false},
 };
 
 const gac_pass_info *gac_passes(void) { return passes; }

@@ -32,7 +32,10 @@ static void usage(FILE *out) {
         "  -o <file>           Write the binary to <file> ('-' for stdout).\n"
         "  --validate          Validate the input, and the module after every pass: the\n"
         "                      NonSemantic.Codeplay.GroupAsyncCopies rules and SPIRV-Tools'\n"
-        "                      core rules (see docs/VALIDATION.md).\n"
+        "                      core rules (see docs/VALIDATION.md). Without it the input\n"
+        "                      is still validated before any pass runs (after --sort-blocks,\n"
+        "                      a repair, when it comes first), as spirv-opt does.\n"
+        "  --skip-validation   Run the passes on the input without validating it.\n"
         "  --no-core           With --validate, check only the GroupAsyncCopies rules.\n"
         "  --target-env=<env>  Environment for core validation (spv1.0..spv1.6, opencl1.2,\n"
         "                      opencl2.0, ...). Default: universal SPIR-V 1.6.\n"
@@ -77,7 +80,7 @@ static bool report(gac_diag *d, const char *source) {
 
 int main(int argc, char **argv) {
   const char *input = NULL, *output = NULL;
-  bool validate = false, print = false, core = true, emit_ptx = false;
+  bool validate = false, print = false, core = true, emit_ptx = false, skip_validation = false;
   unsigned sm = 80;
   int target_env = -1;
   pass_request passes[MAX_PASSES];
@@ -97,6 +100,8 @@ int main(int argc, char **argv) {
       output = argv[i];
     } else if (strcmp(a, "--validate") == 0) {
       validate = true;
+    } else if (strcmp(a, "--skip-validation") == 0) {
+      skip_validation = true;
     } else if (strcmp(a, "--no-core") == 0) {
       core = false;
     } else if (strcmp(a, "--print") == 0) {
@@ -165,15 +170,33 @@ int main(int argc, char **argv) {
     status = EXIT_INVALID;
     goto done;
   }
-  if (validate && !(gac_validate(m, &vopts, &diag), report(&diag, source))) {
+  /* The input is validated before the first pass that is not a repair, as
+   * spirv-opt validates by default: a pass given an invalid module must not
+   * write an invalid one and exit 0. */
+  unsigned repairs = 0;
+  while (repairs < num_passes && passes[repairs].pass->repairs)
+    repairs++;
+  bool validate_input = validate || (!skip_validation && (num_passes > repairs || emit_ptx));
+  if (validate && repairs == 0 && !(gac_validate(m, &vopts, &diag), report(&diag, source))) {
     status = EXIT_INVALID;
     goto done;
   }
-  for (unsigned i = 0; i < num_passes; i++) {
+  for (unsigned i = 0; i <= num_passes; i++) {
+    if (i == repairs && validate_input && !(validate && i == 0)) {
+      gac_validate(m, &vopts, &diag);
+      if (!report(&diag, source)) {
+        fprintf(stderr, "%s: error: the input is invalid%s (--skip-validation runs the passes anyway)\n", source,
+                repairs ? " after its repairs" : "");
+        status = EXIT_INVALID;
+        goto done;
+      }
+    }
+    if (i == num_passes)
+      break;
     passes[i].pass->run(m, passes[i].arg, &diag);
     bool ok = report(&diag, source);
     /* As NIR does between passes: a pass must leave a valid module. */
-    if (ok && validate) {
+    if (ok && validate && i >= repairs) {
       gac_validate(m, &vopts, &diag);
       if (!report(&diag, source)) {
         fprintf(stderr, "%s: error: the module is invalid after --%s\n", source, passes[i].pass->name);

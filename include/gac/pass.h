@@ -11,6 +11,9 @@ typedef struct gac_pass_info {
   const char *name;     /* command-line flag without the leading "--" */
   const char *help;
   gac_pass_fn run;
+  /* A repair: it takes a module that breaks a core rule it exists to fix
+   * (--sort-blocks: block order), so the input is validated after it. */
+  bool repairs;
 } gac_pass_info;
 
 const gac_pass_info *gac_pass_find(const char *name);
