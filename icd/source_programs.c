@@ -19,7 +19,6 @@
 
 #include "layer.h"
 
-extern const char gac_header_text[]; /* include/gac/cl/extended_async_copies.h, embedded */
 
 struct gac_source_program {
   const cl_icd_dispatch *dispatch; /* first, as in every ICD object */
@@ -202,7 +201,8 @@ static bool write_headers(const char *dir, const headers *h, char **log) {
   return true;
 }
 
-/* Source -> SPIR-V with clang-15 and llvm-spirv-15; *log gets their output. */
+/* Source -> SPIR-V with clang-15 and llvm-spirv-15 (gac_opencl_c_to_spirv);
+ * *log gets their output. */
 static bool compile(gac_source_program *w, cl_device_id device, const char *options, const headers *h, void **spv,
                     size_t *spv_size, char **log) {
   char dir[32];
@@ -210,10 +210,9 @@ static bool compile(gac_source_program *w, cl_device_id device, const char *opti
     *log = strdup("gac layer: cannot create a scratch folder in /tmp");
     return false;
   }
-  char src[64], header[80], bc[64], out[64], log_path[64], include[40];
+  char src[64], header[80], out[64], log_path[64], include[40];
   snprintf(src, sizeof src, "%s/program.cl", dir);
   snprintf(header, sizeof header, "%s/extended_async_copies.h", dir);
-  snprintf(bc, sizeof bc, "%s/program.bc", dir);
   snprintf(out, sizeof out, "%s/program.spv", dir);
   snprintf(log_path, sizeof log_path, "%s/log", dir);
   snprintf(include, sizeof include, "-I%s", dir);
@@ -233,29 +232,20 @@ static bool compile(gac_source_program *w, cl_device_id device, const char *opti
   unsigned n_user = front_end_options(options, user, 64, storage, &opt_disable, &std);
   char *argv[96];
   unsigned n = 0;
-  const char *clang = getenv("GAC_CLANG") ? getenv("GAC_CLANG") : "clang-15";
-  argv[n++] = (char *)clang;
-  argv[n++] = "-cc1";
   argv[n++] = "-triple";
   argv[n++] = bits == 32 ? "spir-unknown-unknown" : "spir64-unknown-unknown";
   argv[n++] = (char *)std;
-  argv[n++] = "-emit-llvm-bc";
   argv[n++] = "-finclude-default-header";
   argv[n++] = "-include";
   argv[n++] = header;
-  argv[n++] = "-no-opaque-pointers";
   argv[n++] = opt_disable ? "-O0" : "-O2";
   for (unsigned i = 0; i < n_user; i++)
     argv[n++] = user[i];
   argv[n++] = include;
   argv[n++] = src;
-  argv[n++] = "-o";
-  argv[n++] = bc;
   argv[n] = NULL;
-  const char *llvm_spirv = getenv("GAC_LLVM_SPIRV_FORWARD") ? getenv("GAC_LLVM_SPIRV_FORWARD") : "llvm-spirv-15";
-  char *to_spirv[] = {(char *)llvm_spirv, "--spirv-max-version=1.0", bc, "-o", out, NULL};
-  bool ok = write_text(src, w->source) && write_text(header, gac_header_text) && gac_run(argv, log_path) &&
-            gac_run(to_spirv, log_path);
+  bool ok = write_text(src, w->source) && write_text(header, gac_header_text) &&
+            gac_opencl_c_to_spirv(argv, dir, out, log_path);
   size_t log_size = 0;
   *log = gac_read_file(log_path, &log_size);
   if (!*log)

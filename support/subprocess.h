@@ -1,5 +1,5 @@
 /* Running the toolchain (clang-15, llvm-spirv-15, spirv-link) as
- * subprocesses, for the OpenCL layer and the PTX path. */
+ * subprocesses, for the OpenCL layer, gac-cc and the PTX path. */
 #ifndef GAC_SUPPORT_SUBPROCESS_H
 #define GAC_SUPPORT_SUBPROCESS_H
 
@@ -22,5 +22,14 @@ void gac_scratch_remove(const char *dir);
  * *log (malloc'd); *bc is malloc'd. */
 bool gac_spirv_to_bitcode(const uint32_t *words, size_t n, const char *tool, unsigned char **bc, size_t *bc_size,
                           char **log);
+
+/* OpenCL C -> SPIR-V 1.0 (support/opencl_c.c): clang_args are clang-15 -cc1's
+ * arguments (triple, -cl-std, -O, -include, options, the source; NULL-ended)
+ * without an output action; `freeze` is taken out between clang and
+ * llvm-spirv-15. Intermediate files go to scratch, tool output to log_path.
+ * $GAC_CLANG and $GAC_LLVM_SPIRV_FORWARD override the tools. */
+bool gac_opencl_c_to_spirv(char *const clang_args[], const char *scratch, const char *spv_out, const char *log_path);
+/* include/gac/cl/extended_async_copies.h, embedded. */
+extern const char gac_header_text[];
 
 #endif

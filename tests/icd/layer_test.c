@@ -363,6 +363,55 @@ static void test_opencl_c_versions(const char *copies_cl) {
   free(text);
 }
 
+/* A 2D-copy kernel next to a plain one that indexes with / and %: clang-15
+ * -O2 makes an LLVM `freeze` of it, which llvm-spirv-15 cannot translate,
+ * and the whole program once failed to build through the layer although
+ * PoCL alone builds it. */
+static void test_freeze(void) {
+  const char *src =
+      "kernel void transpose(global const float *in, global float *out, int w) {\n"
+      "  int i = get_global_id(0);\n"
+      "  int r = i / w, c = i % w;\n"
+      "  out[c * w + r] = in[i] + (float)r;\n"
+      "}\n"
+      "kernel void tile(global float *g, local float *t) {\n"
+      "  event_t e = async_work_group_copy_2D2D(t, 0, g, 0, sizeof(float), 2, 2, 3, 2, 0);\n"
+      "  wait_group_events(1, &e);\n"
+      "}\n";
+  cl_int err;
+  cl_program p = clCreateProgramWithSource(context, 1, &src, NULL, &err);
+  err = err ? err : clBuildProgram(p, 1, &device, NULL, NULL, NULL);
+  enum { W = 4, H = 4 }; /* square: out is the transpose */
+  float in[W * H], out[W * H];
+  for (int i = 0; i < W * H; i++)
+    in[i] = (float)(i * 10), out[i] = -1;
+  if (err == CL_SUCCESS) {
+    cl_kernel k = clCreateKernel(p, "transpose", &err);
+    cl_mem mi = clCreateBuffer(context, CL_MEM_COPY_HOST_PTR, sizeof in, in, NULL);
+    cl_mem mo = clCreateBuffer(context, CL_MEM_COPY_HOST_PTR, sizeof out, out, NULL);
+    int w = W;
+    clSetKernelArg(k, 0, sizeof mi, &mi);
+    clSetKernelArg(k, 1, sizeof mo, &mo);
+    clSetKernelArg(k, 2, sizeof w, &w);
+    size_t global = W * H;
+    err = err ? err : clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, NULL, 0, NULL, NULL);
+    err = err ? err : clEnqueueReadBuffer(queue, mo, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL);
+    clReleaseMemObject(mi);
+    clReleaseMemObject(mo);
+    if (k)
+      clReleaseKernel(k);
+  }
+  bool right = err == CL_SUCCESS;
+  for (int i = 0; i < W * H && right; i++)
+    right = out[(i % W) * W + i / W] == in[i] + (float)(i / W);
+  char *log = p ? build_log(p) : strdup(""), why[600];
+  snprintf(why, sizeof why, "error %d: %s", err, log);
+  report("a kernel with / and % (an LLVM freeze) beside the builtins builds and runs", right, why);
+  free(log);
+  if (p)
+    clReleaseProgram(p);
+}
+
 /* A builtin PoCL's library lacks (vload4 on a generic pointer that is no
  * cast: a function parameter) is a build error naming it, before PoCL would
  * fail to load the kernel and abort the host process. */
@@ -566,6 +615,7 @@ int main(int argc, char **argv) {
   test_source_programs(argv[3]);
   test_opencl_c_versions(argv[3]);
   test_missing_builtin(argv[4]);
+  test_freeze();
   test_compile_and_link(argv[1]);
   test_bridge_failure(argv[1]);
   test_plain_source();

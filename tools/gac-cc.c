@@ -1,0 +1,161 @@
+/* gac-cc: OpenCL C to the SPIR-V module gac's passes take, in one step:
+ * clang-15 with the builtins' header, `freeze` taken out, llvm-spirv-15
+ * (support/opencl_c.c), then block order repaired, builtins given named
+ * pointers, the 2D/3D builtin calls raised to GroupAsyncCopy2D2D/3D3D, and
+ * the result validated. What gac-opt then lowers or emits as PTX. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "file_io.h"
+#include "gac/pass.h"
+#include "gac/validate.h"
+#include "subprocess.h"
+
+enum { EXIT_INVALID = 1, EXIT_USAGE = 2, MAX_ARGS = 120 };
+
+static void usage(FILE *out) {
+  fputs("Usage: gac-cc [options] <input.cl> -o <output.spv | ->\n"
+        "\n"
+        "Compiles OpenCL C (with async_work_group_copy_2D2D/_3D3D, declared by gac's\n"
+        "header, which is included) to SPIR-V 1.0 with clang-15 and llvm-spirv-15, and\n"
+        "prepares it for gac-opt: --sort-blocks, --specialize-generic-pointers,\n"
+        "--raise-async-copies, then validation.\n"
+        "\n"
+        "Options:\n"
+        "  -o <file>        The output ('-' for stdout); written only on success.\n"
+        "  --raw            Write the translator's module as it is (no gac passes).\n"
+        "  -m32             A 32-bit device (spir); default 64-bit (spir64).\n"
+        "  -cl-std=CLx.y    OpenCL C version (default CL1.2).\n"
+        "  -O0..-O3         Optimisation (default -O2).\n"
+        "  -D..., -I..., -cl-..., -w, -Werror   Passed on to clang-15.\n"
+        "  --help           Show this help.\n"
+        "\n"
+        "Exit status: 0 success, 1 a compile error or an invalid module, 2 usage error.\n",
+        out);
+}
+
+static int usage_error(const char *what, const char *arg) {
+  fprintf(stderr, "gac-cc: %s%s\nTry 'gac-cc --help'.\n", what, arg);
+  return EXIT_USAGE;
+}
+
+static bool is_clang_option(const char *a) {
+  static const char *const prefixes[] = {"-D", "-U", "-I", "-cl-", "-O", "-w", "-Werror", "-W"};
+  for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++)
+    if (strncmp(a, prefixes[i], strlen(prefixes[i])) == 0)
+      return true;
+  return false;
+}
+
+static bool print_diags(gac_diag *d, const char *source) {
+  gac_diag_print(d, stderr, source);
+  bool ok = !gac_diag_has_errors(d);
+  gac_diag_clear(d);
+  return ok;
+}
+
+int main(int argc, char **argv) {
+  const char *input = NULL, *output = NULL, *std = "-cl-std=CL1.2", *opt = "-O2";
+  bool raw = false, m32 = false;
+  char *user[MAX_ARGS];
+  unsigned n_user = 0;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+      usage(stdout);
+      return 0;
+    } else if (strcmp(a, "-o") == 0) {
+      if (++i >= argc)
+        return usage_error("-o needs a file name", "");
+      output = argv[i];
+    } else if (strcmp(a, "--raw") == 0) {
+      raw = true;
+    } else if (strcmp(a, "-m32") == 0) {
+      m32 = true;
+    } else if (strncmp(a, "-cl-std=", 8) == 0) {
+      std = a;
+    } else if (strncmp(a, "-O", 2) == 0) {
+      opt = a;
+    } else if ((strcmp(a, "-D") == 0 || strcmp(a, "-I") == 0) && i + 1 < argc && n_user + 2 < MAX_ARGS) {
+      user[n_user++] = argv[i];
+      user[n_user++] = argv[++i];
+    } else if (is_clang_option(a) && n_user + 1 < MAX_ARGS) {
+      user[n_user++] = argv[i];
+    } else if (a[0] == '-' && a[1] != '\0') {
+      return usage_error("unknown option ", a);
+    } else if (!input) {
+      input = a;
+    } else {
+      return usage_error("more than one input file: ", a);
+    }
+  }
+  if (!input || !output)
+    return usage_error("give an input file and -o", "");
+
+  char dir[32];
+  if (!gac_scratch_dir(dir)) {
+    fputs("gac-cc: error: cannot create a scratch folder in /tmp\n", stderr);
+    return EXIT_INVALID;
+  }
+  char header[64], spv[64], log_path[64];
+  snprintf(header, sizeof header, "%s/extended_async_copies.h", dir);
+  snprintf(spv, sizeof spv, "%s/out.spv", dir);
+  snprintf(log_path, sizeof log_path, "%s/log", dir);
+  char *args[MAX_ARGS + 16];
+  unsigned n = 0;
+  args[n++] = "-triple";
+  args[n++] = m32 ? "spir-unknown-unknown" : "spir64-unknown-unknown";
+  args[n++] = (char *)std;
+  args[n++] = (char *)opt;
+  args[n++] = "-finclude-default-header";
+  args[n++] = "-include";
+  args[n++] = header;
+  for (unsigned i = 0; i < n_user; i++)
+    args[n++] = user[i];
+  args[n++] = (char *)input;
+  args[n] = NULL;
+  bool ok = gac_write_file(header, gac_header_text, strlen(gac_header_text)) &&
+            gac_opencl_c_to_spirv(args, dir, spv, log_path);
+  size_t size = 0;
+  char *log = gac_read_file(log_path, &size);
+  if (log)
+    fputs(log, stderr);
+  free(log);
+  char *bytes = ok ? gac_read_file(spv, &size) : NULL;
+  gac_scratch_remove(dir);
+  if (!bytes) {
+    fprintf(stderr, "gac-cc: error: %s did not compile\n", input);
+    return EXIT_INVALID;
+  }
+
+  int status = 0;
+  gac_diag diag;
+  gac_diag_init(&diag);
+  gac_module *m = NULL;
+  uint32_t *words = NULL;
+  size_t num_words = 0;
+  if (raw) {
+    ok = write_file_atomic(output, bytes, size);
+    status = ok ? 0 : EXIT_INVALID;
+    goto done;
+  }
+  m = gac_module_read_bytes(bytes, size, &diag);
+  static const char *const passes[] = {"sort-blocks", "specialize-generic-pointers", "raise-async-copies"};
+  for (size_t i = 0; m && i < sizeof passes / sizeof *passes && print_diags(&diag, input); i++)
+    gac_pass_find(passes[i])->run(m, NULL, &diag);
+  gac_validate_options vopts = {.core = true, .target_env = -1};
+  ok = m && print_diags(&diag, input) && gac_validate(m, &vopts, &diag) && print_diags(&diag, input) &&
+       gac_module_ids_fit(m, &diag) && gac_module_write(m, &words, &num_words) &&
+       write_file_atomic(output, words, num_words * sizeof(uint32_t));
+  if (!ok) {
+    print_diags(&diag, input);
+    status = EXIT_INVALID;
+  }
+done:
+  free(words);
+  free(bytes);
+  gac_module_destroy(m);
+  gac_diag_free(&diag);
+  return status;
+}
