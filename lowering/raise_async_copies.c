@@ -17,6 +17,7 @@
 #include "gac/async_copy.h"
 #include "gac/async_pipeline.h"
 #include "gac/builder.h"
+#include "gac/validate.h"
 #include "lowering.h"
 
 typedef struct builtin {
@@ -95,5 +96,10 @@ bool gac_raise_async_copies(gac_module *m, const char *arg, gac_diag *diag) {
     }
     free(calls);
   }
+  /* A call whose operands break the set's rules (constant line lengths
+   * shorter than the line, say) is refused with the rule, not raised into
+   * an invalid instruction that nothing downstream would question. */
+  if (progress)
+    gac_validate_async_copies(m, diag);
   return progress;
 }
