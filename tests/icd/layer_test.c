@@ -412,6 +412,100 @@ static void test_freeze(void) {
     clReleaseProgram(p);
 }
 
+/* Bad IL and bad build options: a CL error (and a build log where there is
+ * a build), never a crash or an abort of the host program. The mutants are
+ * deterministic: truncations, flipped words, a huge id bound, the other byte
+ * order's magic, and a large module of junk after a valid header. */
+static bool survives_il(const uint32_t *words, size_t num_bytes, unsigned *refused) {
+  cl_int err;
+  cl_program p = clCreateProgramWithIL(context, words, num_bytes, &err);
+  if (!p)
+    return (*refused += err != CL_SUCCESS), err != CL_SUCCESS;
+  err = clBuildProgram(p, 1, &device, NULL, NULL, NULL);
+  bool ok = true;
+  if (err != CL_SUCCESS) {
+    char *log = build_log(p);
+    ok = err == CL_BUILD_PROGRAM_FAILURE && log[0] != '\0';
+    free(log);
+    *refused += 1;
+  }
+  clReleaseProgram(p);
+  return ok;
+}
+
+static void test_bad_input(const char *il_path) {
+  size_t size;
+  uint32_t *il = (uint32_t *)read_all(il_path, &size);
+  size_t n = size / 4, mutants = 0;
+  unsigned refused = 0;
+  bool ok = il != NULL;
+  uint32_t *w = malloc(size + 4);
+  for (size_t cut = 1; ok && cut < n; cut += n / 7 + 1, mutants++)
+    ok = survives_il(il, cut * 4, &refused); /* truncated */
+  uint32_t seed = 12345;
+  for (int i = 0; ok && i < 24; i++, mutants++) {
+    memcpy(w, il, size);
+    for (int k = 0; k < 3; k++) {
+      seed = seed * 1103515245u + 12345u;
+      size_t at = 5 + (seed >> 8) % (n - 5);
+      w[at] ^= 1u << ((seed >> 3) % 32);
+    }
+    ok = survives_il(w, size, &refused); /* flipped words */
+  }
+  static const uint32_t bounds[] = {0, 0xffffffffu, 0x10000000u, 0x400000u};
+  for (size_t i = 0; ok && i < sizeof bounds / sizeof *bounds; i++, mutants++) {
+    memcpy(w, il, size);
+    w[3] = bounds[i];
+    ok = survives_il(w, size, &refused) && refused;
+  }
+  memcpy(w, il, size);
+  w[0] = 0x03022307u; /* the magic read in the wrong byte order */
+  ok = ok && survives_il(w, size, &refused);
+  mutants++;
+  size_t big = 16u << 20; /* 64 MiB of junk after a valid header */
+  uint32_t *huge = calloc(big, sizeof *huge);
+  if (huge && ok) {
+    memcpy(huge, il, 5 * sizeof *huge);
+    for (size_t i = 5; i < big; i++)
+      huge[i] = (uint32_t)(i * 2654435761u);
+    ok = survives_il(huge, big * sizeof *huge, &refused);
+    mutants++;
+  }
+  free(huge);
+  char why[160];
+  snprintf(why, sizeof why, "%zu mutants, %u refused", mutants, refused);
+  report("truncated, mutated and huge IL: CL errors with logs, the host lives on", ok && refused > 0, why);
+
+  /* Bad build options on a program with the builtins. */
+  static const char *const options[] = {"-cl-std=CL9.9", "-D", "-I", "-cl-no-such-option", "-Werror -Wno-such",
+                                        "-x c++ -emit-obj", "--"};
+  const char *src = "kernel void k(global int *g, local int *t) {\n"
+                    "  event_t e = async_work_group_copy_2D2D(t, 0, g, 0, 4, 1, 1, 1, 1, 0);\n"
+                    "  wait_group_events(1, &e);\n"
+                    "}\n";
+  char long_options[9000];
+  memset(long_options, 'D', sizeof long_options - 1);
+  long_options[0] = '-';
+  long_options[sizeof long_options - 1] = '\0';
+  bool all = true;
+  for (size_t i = 0; i <= sizeof options / sizeof *options; i++) {
+    const char *opt = i < sizeof options / sizeof *options ? options[i] : long_options;
+    cl_int err;
+    cl_program p = clCreateProgramWithSource(context, 1, &src, NULL, &err);
+    err = err ? err : clBuildProgram(p, 1, &device, opt, NULL, NULL);
+    if (err != CL_SUCCESS) {
+      char *log = build_log(p);
+      all = all && (err == CL_BUILD_PROGRAM_FAILURE || err == CL_INVALID_BUILD_OPTIONS) &&
+            (err == CL_INVALID_BUILD_OPTIONS || log[0]);
+      free(log);
+    }
+    clReleaseProgram(p);
+  }
+  report("bad build options: CL errors, the host lives on", all, "a wrong error code or no log");
+  free(w);
+  free(il);
+}
+
 /* A builtin PoCL's library lacks (vload4 on a generic pointer that is no
  * cast: a function parameter) is a build error naming it, before PoCL would
  * fail to load the kernel and abort the host process. */
@@ -616,6 +710,7 @@ int main(int argc, char **argv) {
   test_opencl_c_versions(argv[3]);
   test_missing_builtin(argv[4]);
   test_freeze();
+  test_bad_input(argv[1]);
   test_compile_and_link(argv[1]);
   test_bridge_failure(argv[1]);
   test_plain_source();
