@@ -12,6 +12,8 @@
  *              (a real event, equal to Event when that is not null), and every
  *              OpGroupWaitEvents is followed by a work-group barrier, which is
  *              what makes the other work-items' stores visible.
+ * late         a testing strategy: copies land only at the waits that cover
+ *              them, their destinations poisoned meanwhile (lower_late.c).
  * serial       a baseline for benchmarks, not for use: work-item 0 copies
  *              byte by byte, as Codeplay's kit lowers these builtins; events
  *              and waits as for cooperative.
@@ -37,7 +39,7 @@
 #include "lower_util.h"
 #include "lowering.h"
 
-typedef enum strategy { STRATEGY_LINES, STRATEGY_COOPERATIVE, STRATEGY_SERIAL, STRATEGY_PTX } strategy;
+typedef enum strategy { STRATEGY_LINES, STRATEGY_COOPERATIVE, STRATEGY_SERIAL, STRATEGY_PTX, STRATEGY_LATE } strategy;
 
 /* The pieces of one copy, as values of the size type (bytes where noted). */
 typedef struct copy_plan {
@@ -592,13 +594,13 @@ static uint64_t element_size(const gac_module *m, uint32_t type) {
  * Event) as the 2D copy it is: NumElements lines of one element, the
  * stride on the global side (OpenCL's strided copies), or one line when
  * the stride is a constant 1. */
-static bool core_copy_as_2d(gac_lowering *L, const gac_inst *i, gac_async_copy *k, gac_diag *diag) {
+bool lower_core_copy_as_2d(gac_lowering *L, const gac_inst *i, gac_async_copy *k, gac_diag *diag) {
   gac_module *m = L->m;
   const gac_inst *type = gac_value_type(m, gac_operand_word(i, 3));
   uint64_t size = type && type->opcode == SpvOpTypePointer ? element_size(m, type->words[3]) : 0;
   if (!size) {
     gac_diag_add(diag, GAC_ERROR, i->offset, i->result_id, "lower.element",
-                 "OpGroupAsyncCopy: the PTX lowering copies scalars and vectors only");
+                 "OpGroupAsyncCopy: this lowering copies scalars and vectors only");
     return false;
   }
   *k = (gac_async_copy){.op = GAC_GROUP_ASYNC_COPY_2D2D, .destination = gac_operand_word(i, 3),
@@ -641,13 +643,17 @@ static bool parse_arg(const char *arg, strategy *s, bool *sm90, gac_diag *diag) 
     *s = STRATEGY_SERIAL;
     return true;
   }
+  if (strcmp(arg, "opencl,strategy=late") == 0) {
+    *s = STRATEGY_LATE;
+    return true;
+  }
   if (strcmp(arg, "ptx") == 0 || strcmp(arg, "ptx,sm=80") == 0 || strcmp(arg, "ptx,sm=90") == 0) {
     *s = STRATEGY_PTX;
     return true;
   }
   gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "lower.argument",
                "--lower-async-copies=%s: expected opencl, opencl,strategy=S with S one of "
-               "lines, cooperative, serial, or ptx[,sm=80|90]",
+               "lines, cooperative, serial, late, or ptx[,sm=80|90]",
                arg);
   return false;
 }
@@ -661,6 +667,8 @@ bool gac_lower_async_copies(gac_module *m, const char *arg, gac_diag *diag) {
    * silently wrong module. */
   if (!gac_validate_async_copies(m, diag) || !gac_validate_async_pipeline(m, diag))
     return false;
+  if (strat == STRATEGY_LATE)
+    return gac_lower_late(m, diag);
   /* Queues first: for OpenCL their waits are OpGroupWaitEvents, which the
    * cooperative strategy follows with barriers below; for PTX all waits
    * become cp.async group waits and barriers. */
@@ -708,7 +716,7 @@ bool gac_lower_async_copies(gac_module *m, const char *arg, gac_diag *diag) {
     }
     copy_plan p = {0};
     if (inst->opcode == SpvOpGroupAsyncCopy) {
-      if (!core_copy_as_2d(&L, inst, &p.k, diag)) {
+      if (!lower_core_copy_as_2d(&L, inst, &p.k, diag)) {
         ok = false;
         continue;
       }

@@ -2,6 +2,7 @@
 #ifndef GAC_LOWER_UTIL_H
 #define GAC_LOWER_UTIL_H
 
+#include "gac/async_copy.h"
 #include "gac/builder.h"
 
 /* Types and constants a lowering uses, made once per module. */
@@ -52,6 +53,11 @@ gac_loop lower_shared_loop(gac_lowering *L, gac_block *from, gac_block *exit, ui
  * a copy from src to dst goes from global to local memory. */
 uint32_t lower_storage_class(const gac_module *m, uint32_t pointer);
 bool lower_global_to_local(const gac_module *m, uint32_t dst, uint32_t src);
+
+/* OpGroupAsyncCopy (OpenCL's 1D async_work_group_(strided_)copy) as the 2D
+ * copy it is; false, with an error, for elements that are not scalars or
+ * vectors. */
+bool lower_core_copy_as_2d(gac_lowering *L, const gac_inst *i, gac_async_copy *k, gac_diag *diag);
 
 /* The function whose OpFunction defines `id`, or NULL. */
 gac_function *lower_function_by_id(const gac_module *m, uint32_t id);

@@ -75,8 +75,8 @@ gac_inst *gac_build(gac_builder *b, uint16_t opcode, uint32_t type_id, uint32_t 
 }
 
 /* Finds a global instruction with this opcode whose words after the result id match. */
-static uint32_t find_global(gac_module *m, uint16_t opcode, uint32_t type_id, const uint32_t *words,
-                            unsigned n) {
+uint32_t gac_find_global(const gac_module *m, uint16_t opcode, uint32_t type_id, const uint32_t *words,
+                         unsigned n) {
   gac_foreach_inst(i, &m->sections[GAC_SECTION_GLOBAL]) {
     if (i->opcode != opcode || i->type_id != type_id)
       continue;
@@ -89,14 +89,16 @@ static uint32_t find_global(gac_module *m, uint16_t opcode, uint32_t type_id, co
 
 static uint32_t unique_global(gac_module *m, uint16_t opcode, uint32_t type_id, const uint32_t *words,
                               unsigned n) {
-  uint32_t id = find_global(m, opcode, type_id, words, n);
+  uint32_t id = gac_find_global(m, opcode, type_id, words, n);
   if (id)
     return id;
-  gac_op ops[16];
-  for (unsigned i = 0; i < n && i < 16; i++)
+  gac_op stack_ops[16], *ops = n > 16 ? gac_xmalloc(n * sizeof *ops) : stack_ops;
+  for (unsigned i = 0; i < n; i++)
     ops[i] = GAC_LIT(words[i]);
   gac_builder b = gac_builder_at_end(m, &m->sections[GAC_SECTION_GLOBAL]);
-  gac_inst *inst = gac_build(&b, opcode, type_id, GAC_NEW_ID, ops, n < 16 ? n : 16);
+  gac_inst *inst = gac_build(&b, opcode, type_id, GAC_NEW_ID, ops, n);
+  if (ops != stack_ops)
+    free(ops);
   /* Operands that name ids must be ids for the use lists (operand 0 is the
    * result): a vector's component type (not its count), a pointer's pointee
    * (not its storage class), every type of a function type. */
@@ -142,10 +144,13 @@ uint32_t gac_type_pointer(gac_module *m, uint32_t storage_class, uint32_t pointe
 }
 
 uint32_t gac_type_function(gac_module *m, uint32_t ret, const uint32_t *params, unsigned n) {
-  uint32_t words[16] = {ret};
-  for (unsigned i = 0; i < n && i < 15; i++)
-    words[i + 1] = params[i];
-  return unique_global(m, SpvOpTypeFunction, 0, words, n + 1 < 16 ? n + 1 : 16);
+  uint32_t stack_words[16], *words = n + 1 > 16 ? gac_xmalloc((n + 1) * sizeof *words) : stack_words;
+  words[0] = ret;
+  memcpy(words + 1, params, n * sizeof *params);
+  uint32_t id = unique_global(m, SpvOpTypeFunction, 0, words, n + 1);
+  if (words != stack_words)
+    free(words);
+  return id;
 }
 
 uint32_t gac_constant_int(gac_module *m, uint32_t type, uint64_t value) {

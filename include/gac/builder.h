@@ -56,6 +56,18 @@ uint32_t gac_type_function(gac_module *m, uint32_t ret, const uint32_t *params, 
 uint32_t gac_constant_int(gac_module *m, uint32_t type, uint64_t value);
 uint32_t gac_constant_null(gac_module *m, uint32_t type);
 
+/* The global (type, constant) with this opcode, result type and words after
+ * the result id, or 0. */
+uint32_t gac_find_global(const gac_module *m, uint16_t opcode, uint32_t type_id, const uint32_t *words,
+                         unsigned n);
+
+/* Copies every function of `lib` into m, with the types and constants they
+ * need (shared with m's where equal), its variables, and its builtin inputs
+ * as m's own; linkage goes. ids[i] is the function lib exports as names[i]
+ * (0 if none). False, with an error, for what it cannot copy. */
+bool gac_import_library(gac_module *m, const gac_module *lib, const char *const names[], uint32_t ids[],
+                        unsigned n, gac_diag *diag);
+
 /* Module-level instructions that must be unique. */
 void gac_require_capability(gac_module *m, uint32_t capability);
 void gac_require_extension(gac_module *m, const char *name);

@@ -506,6 +506,59 @@ static void test_bad_input(const char *il_path) {
   free(il);
 }
 
+/* GAC_LAYER_STRATEGY=late: a copy lands only at its wait, its destination
+ * poisoned (0xA5 bytes) until then. A kernel that reads the tile before its
+ * wait reads the poison (on PoCL alone, and with the other strategies, the
+ * copy lands at once and the bug passes unseen); the right kernel reads the
+ * data. */
+static void test_late_strategy(void) {
+  static const char *kernels[] = {
+      "kernel void k(global int *in, global int *out, local int *tile) {\n"
+      "  event_t e = async_work_group_copy_2D2D(tile, 0, in, 0, sizeof(int), 4, 1, 4, 4, 0);\n"
+      "  out[get_local_id(0)] = tile[get_local_id(0)];\n"
+      "  wait_group_events(1, &e);\n"
+      "}\n",
+      "kernel void k(global int *in, global int *out, local int *tile) {\n"
+      "  event_t e = async_work_group_copy_2D2D(tile, 0, in, 0, sizeof(int), 4, 1, 4, 4, 0);\n"
+      "  wait_group_events(1, &e);\n"
+      "  out[get_local_id(0)] = tile[get_local_id(0)];\n"
+      "}\n"};
+  setenv("GAC_LAYER_STRATEGY", "late", 1);
+  int got[2][4];
+  cl_int errs[2];
+  for (int v = 0; v < 2; v++) {
+    cl_int err;
+    cl_program p = clCreateProgramWithSource(context, 1, &kernels[v], NULL, &err);
+    err = err ? err : clBuildProgram(p, 1, &device, NULL, NULL, NULL);
+    int in[4] = {10, 11, 12, 13};
+    memset(got[v], 0, sizeof got[v]);
+    if (err == CL_SUCCESS) {
+      cl_kernel k = clCreateKernel(p, "k", &err);
+      cl_mem mi = clCreateBuffer(context, CL_MEM_COPY_HOST_PTR, sizeof in, in, NULL);
+      cl_mem mo = clCreateBuffer(context, CL_MEM_COPY_HOST_PTR, sizeof got[v], got[v], NULL);
+      clSetKernelArg(k, 0, sizeof mi, &mi);
+      clSetKernelArg(k, 1, sizeof mo, &mo);
+      clSetKernelArg(k, 2, sizeof in, NULL);
+      size_t global = 4, local = 4;
+      err = err ? err : clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, 0, NULL, NULL);
+      err = err ? err : clEnqueueReadBuffer(queue, mo, CL_TRUE, 0, sizeof got[v], got[v], 0, NULL, NULL);
+      clReleaseMemObject(mi);
+      clReleaseMemObject(mo);
+      clReleaseKernel(k);
+    }
+    errs[v] = err;
+    if (p)
+      clReleaseProgram(p);
+  }
+  unsetenv("GAC_LAYER_STRATEGY");
+  char why[200];
+  snprintf(why, sizeof why, "errors %d %d; read before the wait: 0x%08x ..., after: %d %d %d %d", errs[0], errs[1],
+           (unsigned)got[0][0], got[1][0], got[1][1], got[1][2], got[1][3]);
+  bool poisoned = errs[0] == CL_SUCCESS && (unsigned)got[0][0] == 0xA5A5A5A5u && (unsigned)got[0][3] == 0xA5A5A5A5u;
+  bool right = errs[1] == CL_SUCCESS && got[1][0] == 10 && got[1][3] == 13;
+  report("strategy=late: a read before its wait reads the poison, after it the data", poisoned && right, why);
+}
+
 /* A builtin PoCL's library lacks (vload4 on a generic pointer that is no
  * cast: a function parameter) is a build error naming it, before PoCL would
  * fail to load the kernel and abort the host process. */
@@ -710,6 +763,7 @@ int main(int argc, char **argv) {
   test_opencl_c_versions(argv[3]);
   test_missing_builtin(argv[4]);
   test_freeze();
+  test_late_strategy();
   test_bad_input(argv[1]);
   test_compile_and_link(argv[1]);
   test_bridge_failure(argv[1]);

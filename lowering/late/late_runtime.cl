@@ -1,0 +1,173 @@
+/* The runtime of --lower-async-copies=opencl,strategy=late (a testing
+ * strategy, like a sanitizer): a copy does not land when it is issued. The
+ * leading work-item records it in a table in local memory and fills its
+ * destination with 0xA5 bytes; the data lands when a wait that covers it
+ * runs (wait_group_events on its event, AsyncWait with the right count, the
+ * end of the kernel), read from the source as it is then. Events are group
+ * numbers. lowering/lower_late.c calls these functions; the module it links
+ * in is this file compiled (late_runtime.spvasm, made by regenerate.sh).
+ *
+ * Every function is called by all work-items of the work-group in uniform
+ * control flow (as the copies and waits are); only the leading work-item
+ * touches the table, and the barriers order it with the others. */
+
+#define CAPACITY 16  /* copies in flight */
+#define COMMITS 8    /* committed groups in flight */
+#define FIELDS 12
+#define ENTRY(i) (2 + (i) * FIELDS)
+#define COMMIT(j) (2 + CAPACITY * FIELDS + (j) * 3)
+#define STATE_WORDS (2 + CAPACITY * FIELDS + COMMITS * 3)
+/* state[0]: the last group number; state[1]: the last commit's sequence number.
+ * Entry fields: */
+enum { GROUP, TO_LOCAL, DST, SRC, BPE, PER_LINE, LINES, PLANES, SRC_LINE, SRC_PLANE, DST_LINE, DST_PLANE };
+/* Commit fields: queue + 1 (0: free), group, sequence number. */
+#define POISON 0xA5
+
+static bool leads(void) { return get_local_id(0) == 0 && get_local_id(1) == 0 && get_local_id(2) == 0; }
+
+/* Moves (or poisons) the bytes of entry e: planes x lines x line bytes. */
+static void move(local ulong *e, bool poison) {
+  ulong bpe = e[BPE], line = e[PER_LINE] * bpe;
+  for (ulong p = 0; p < e[PLANES]; p++)
+    for (ulong l = 0; l < e[LINES]; l++) {
+      ulong from = (p * e[SRC_PLANE] + l * e[SRC_LINE]) * bpe, to = (p * e[DST_PLANE] + l * e[DST_LINE]) * bpe;
+      if (e[TO_LOCAL]) {
+        local uchar *d = (local uchar *)(uintptr_t)e[DST] + to;
+        global const uchar *s = (global const uchar *)(uintptr_t)e[SRC] + from;
+        for (ulong b = 0; b < line; b++)
+          d[b] = poison ? POISON : s[b];
+      } else {
+        global uchar *d = (global uchar *)(uintptr_t)e[DST] + to;
+        local const uchar *s = (local const uchar *)(uintptr_t)e[SRC] + from;
+        for (ulong b = 0; b < line; b++)
+          d[b] = poison ? POISON : s[b];
+      }
+    }
+}
+
+/* Lands every copy of group g (every copy, when g is 0). */
+static void land_group(local ulong *state, ulong g) {
+  for (int i = 0; i < CAPACITY; i++) {
+    local ulong *e = state + ENTRY(i);
+    if (e[GROUP] && (g == 0 || e[GROUP] == g)) {
+      move(e, false);
+      e[GROUP] = 0;
+    }
+  }
+}
+
+void gac_late_init(local ulong *state) {
+  if (leads())
+    for (int i = 0; i < STATE_WORDS; i++)
+      state[i] = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+/* Records a copy and poisons its destination; returns its group: `event`
+ * when the copy joins one, else a new group. The second barrier keeps the
+ * leader from starting the next group before all have read this one. */
+static ulong issue(local ulong *state, ulong event, bool to_local, ulong dst, ulong src, ulong bpe, ulong per_line,
+                   ulong lines, ulong planes, ulong src_line, ulong src_plane, ulong dst_line, ulong dst_plane) {
+  /* What the work-items did before the copy is done before the poison. */
+  barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+  if (leads()) {
+    int slot = -1;
+    for (int i = CAPACITY - 1; i >= 0; i--)
+      if (!state[ENTRY(i) + GROUP])
+        slot = i;
+    if (slot < 0) { /* full: what is in flight lands early */
+      land_group(state, 0);
+      slot = 0;
+    }
+    if (!event)
+      event = ++state[0];
+    local ulong *e = state + ENTRY(slot);
+    e[GROUP] = event;
+    e[TO_LOCAL] = to_local;
+    e[DST] = dst;
+    e[SRC] = src;
+    e[BPE] = bpe;
+    e[PER_LINE] = per_line;
+    e[LINES] = lines;
+    e[PLANES] = planes;
+    e[SRC_LINE] = src_line;
+    e[SRC_PLANE] = src_plane;
+    e[DST_LINE] = dst_line;
+    e[DST_PLANE] = dst_plane;
+    move(e, true);
+  }
+  barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+  ulong group = event ? event : state[0];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  return group;
+}
+
+ulong gac_late_to_local(local ulong *state, ulong event, local uchar *dst, ulong dst_offset,
+                        global const uchar *src, ulong src_offset, ulong bpe, ulong per_line, ulong lines,
+                        ulong planes, ulong src_line, ulong src_plane, ulong dst_line, ulong dst_plane) {
+  return issue(state, event, true, (ulong)(uintptr_t)(dst + dst_offset * bpe),
+               (ulong)(uintptr_t)(src + src_offset * bpe), bpe, per_line, lines, planes, src_line, src_plane,
+               dst_line, dst_plane);
+}
+
+ulong gac_late_to_global(local ulong *state, ulong event, global uchar *dst, ulong dst_offset,
+                         local const uchar *src, ulong src_offset, ulong bpe, ulong per_line, ulong lines,
+                         ulong planes, ulong src_line, ulong src_plane, ulong dst_line, ulong dst_plane) {
+  return issue(state, event, false, (ulong)(uintptr_t)(dst + dst_offset * bpe),
+               (ulong)(uintptr_t)(src + src_offset * bpe), bpe, per_line, lines, planes, src_line, src_plane,
+               dst_line, dst_plane);
+}
+
+/* The waits: every work-item's reads before the wait come before the data
+ * lands (the first barrier), and every read after it sees the data. */
+void gac_late_wait_events(local ulong *state, uint count, private const ulong *events) {
+  barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+  if (leads())
+    for (uint k = 0; k < count; k++)
+      if (events[k])
+        land_group(state, events[k]);
+  barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+}
+
+void gac_late_commit(local ulong *state, uint queue, ulong group) {
+  if (!leads())
+    return;
+  int slot = -1, oldest = 0;
+  for (int j = COMMITS - 1; j >= 0; j--) {
+    if (!state[COMMIT(j)])
+      slot = j;
+    if (state[COMMIT(j) + 2] < state[COMMIT(oldest) + 2])
+      oldest = j;
+  }
+  if (slot < 0) { /* full: the oldest group lands early */
+    land_group(state, state[COMMIT(oldest) + 1]);
+    slot = oldest;
+  }
+  state[COMMIT(slot)] = (ulong)queue + 1;
+  state[COMMIT(slot) + 1] = group;
+  state[COMMIT(slot) + 2] = ++state[1];
+}
+
+/* Lands the groups of `queue` but the `in_flight` most recently committed. */
+void gac_late_wait_queue(local ulong *state, uint queue, ulong in_flight) {
+  barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+  if (leads())
+    for (int j = 0; j < COMMITS; j++) {
+      if (state[COMMIT(j)] != (ulong)queue + 1)
+        continue;
+      ulong newer = 0;
+      for (int k = 0; k < COMMITS; k++)
+        newer += state[COMMIT(k)] == (ulong)queue + 1 && state[COMMIT(k) + 2] > state[COMMIT(j) + 2];
+      if (newer >= in_flight) {
+        land_group(state, state[COMMIT(j) + 1]);
+        state[COMMIT(j)] = 0;
+      }
+    }
+  barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+}
+
+/* The end of the kernel: everything still in flight lands. */
+void gac_late_finish(local ulong *state) {
+  if (leads())
+    land_group(state, 0);
+}
