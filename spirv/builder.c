@@ -146,7 +146,8 @@ uint32_t gac_type_pointer(gac_module *m, uint32_t storage_class, uint32_t pointe
 uint32_t gac_type_function(gac_module *m, uint32_t ret, const uint32_t *params, unsigned n) {
   uint32_t stack_words[16], *words = n + 1 > 16 ? gac_xmalloc((n + 1) * sizeof *words) : stack_words;
   words[0] = ret;
-  memcpy(words + 1, params, n * sizeof *params);
+  if (n)
+    memcpy(words + 1, params, n * sizeof *params);
   uint32_t id = unique_global(m, SpvOpTypeFunction, 0, words, n + 1);
   if (words != stack_words)
     free(words);
