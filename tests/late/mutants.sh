@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Mutants of the event and queue double-buffered kernels (conformance/kernels/compute.cl):
+# a wait count one too lax, a dropped wait, a read moved before its wait.
+# Each must be caught by strategy=late on PoCL (a wrong result) or by
+# --check-async (violated, or cannot decide); the unmutated kernels must
+# pass both. Prints the table; exits 1 if a mutant escapes both, or if the
+# original fails.
+# Usage: mutants.sh BUILD_DIR SOURCE_DIR
+set -euo pipefail
+build=$(realpath "$1") src=$(realpath "$2")
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cl=$src/conformance/kernels/compute.cl
+
+# name | rows (GAC_CONFORMANCE_ONLY) | kernel to mutate | python transform of its text k
+mutants=(
+  "original|dbuf|double_buffer|k"
+  "queue: wait(0, 1) -> wait(0, 2) (one too lax)|queued_dbuf|queued_double_buffer|k.replace('gac_async_wait(0, 1);', 'gac_async_wait(0, 2);')"
+  "queue: last wait(0, 0) -> wait(0, 1) (one too lax)|queued_dbuf|queued_double_buffer|k.replace('gac_async_wait(0, 0);', 'gac_async_wait(0, 1);')"
+  "queue: wait(0, 1) dropped|queued_dbuf|queued_double_buffer|k.replace('gac_async_wait(0, 1);', '')"
+  "queue: last wait dropped|queued_dbuf|queued_double_buffer|k.replace('gac_async_wait(0, 0);', '')"
+  "queue: read moved before its wait|queued_dbuf|queued_double_buffer|k.replace('      gac_async_wait(0, 1);\n', '').replace('    sum_rows(cur, out + (get_group_id(0) * count + i) * rows, rows, cols);\n', '    sum_rows(cur, out + (get_group_id(0) * count + i) * rows, rows, cols);\n    if (i + 1 < count)\n      gac_async_wait(0, 1);\n')"
+  "events: wait dropped|double_buffer|double_buffer|k.replace('    wait_group_events(1, &e);\n', '')"
+  "events: wait(1) -> wait(0) (one too lax)|double_buffer|double_buffer|k.replace('wait_group_events(1, &e);', 'wait_group_events(0, &e);')"
+  "events: read moved before its wait|double_buffer|double_buffer|k.replace('    wait_group_events(1, &e);\n', '').replace('    sum_rows(cur, out + (get_group_id(0) * count + i) * rows, rows, cols);\n', '    sum_rows(cur, out + (get_group_id(0) * count + i) * rows, rows, cols);\n    wait_group_events(1, &e);\n')"
+)
+
+run_rows() { # dir strategy rows -> PASS or FAIL
+  local out
+  out=$(cd "$work" && POCL_CACHE_DIR="$work/pocl-$2-$n" POCL_WORK_GROUP_METHOD=loops GAC_CONFORMANCE_ONLY="$3" \
+        "$build/conformance/gac-conformance" "$1" "$2" 2>&1) || true
+  if grep -q " FAIL " <<< "$out" || ! grep -q " PASS " <<< "$out"; then echo FAIL; else echo PASS; fi
+}
+
+status=0 n=0
+echo "| mutant | --check-async (module) | checker catches | cooperative on PoCL | late on PoCL | caught |"
+echo "|---|---|---|---|---|---|"
+for m in "${mutants[@]}"; do
+  n=$((n + 1))
+  IFS='|' read -r name rows kernel transform <<< "$m"
+  dir=$work/m$n
+  mkdir -p "$dir"
+  # The transform applies to the kernel's own text only.
+  python3 -c "
+import sys
+s = open(sys.argv[1]).read()
+start = s.index('kernel void ' + sys.argv[3] + '(')
+end = s.find('kernel void ', start + 1)
+end = len(s) if end < 0 else end
+k = s[start:end]
+t = $transform
+assert t != k or sys.argv[2] == 'original', 'the mutation did not apply'
+open(sys.argv[4], 'w').write(s[:start] + t + s[end:])" "$cl" "$name" "$kernel" "$dir/compute.cl"
+  "$build/tools/gac-cc" "$dir/compute.cl" -o "$dir/raised.spv"
+  check=$("$build/tools/gac-opt" --check-async "$dir/raised.spv" 2>&1 || true)
+  verdict=$(grep -o "[0-9]* proved, [0-9]* violated, [0-9]* cannot decide" <<< "$check" | tail -1)
+  violated=$(sed -E 's/.* ([0-9]+) violated.*/\1/' <<< "$verdict")
+  undecided=$(sed -E 's/.* ([0-9]+) cannot decide.*/\1/' <<< "$verdict")
+  # The checker catches a mutant when it finds a violation, or cannot decide
+  # more reads than in the original (which it already cannot all decide).
+  [ "$name" = original ] && base_undecided=$undecided
+  flagged=no
+  if [ "$violated" -gt 0 ] || [ "$undecided" -gt "${base_undecided:-0}" ]; then flagged=yes; fi
+  for strategy in cooperative late; do
+    "$build/tools/gac-opt" --lower-async-copies=opencl,strategy=$strategy "$dir/raised.spv" -o "$dir/$strategy.spv"
+    llvm-spirv-15 -r --spirv-target-env=CL1.2 "$dir/$strategy.spv" -o "$dir/compute.$strategy.bc"
+  done
+  coop=$(run_rows "$dir" cooperative "$rows")
+  late=$(run_rows "$dir" late "$rows")
+  caught=no
+  if [ "$late" = FAIL ] || [ $flagged = yes ]; then caught=yes; fi
+  if [ "$name" = original ]; then
+    caught="-"
+    if [ "$coop" != PASS ] || [ "$late" != PASS ] || [ "$violated" -gt 0 ]; then status=1; fi
+  elif [ $caught = no ]; then
+    status=1
+  fi
+  [ "$name" = original ] && flagged="-"
+  echo "| $name | $verdict | $flagged | $coop | $late | $caught |"
+done
+exit $status
