@@ -296,18 +296,6 @@ static bool rewrite_named(gac_strbuf *out, const line_iter *it, unsigned set, ga
   return true;
 }
 
-static spv_target_env env_for_version(uint32_t version) {
-  switch (version >> 8 & 0xffff) {
-  case 0x100: return SPV_ENV_UNIVERSAL_1_0;
-  case 0x101: return SPV_ENV_UNIVERSAL_1_1;
-  case 0x102: return SPV_ENV_UNIVERSAL_1_2;
-  case 0x103: return SPV_ENV_UNIVERSAL_1_3;
-  case 0x104: return SPV_ENV_UNIVERSAL_1_4;
-  case 0x105: return SPV_ENV_UNIVERSAL_1_5;
-  default: return SPV_ENV_UNIVERSAL_1_6;
-  }
-}
-
 bool gac_assemble(const char *text, size_t len, uint32_t **words_out, size_t *num_words_out,
                   gac_diag *diag) {
   token sets[MAX_SETS];
@@ -330,7 +318,10 @@ bool gac_assemble(const char *text, size_t len, uint32_t **words_out, size_t *nu
     return false;
   }
 
-  spv_context ctx = spvContextCreate(env_for_version(h.have_version ? h.version : 0));
+  /* The newest grammar, so that every name the disassembler printed is known
+   * (a 1.0 environment refuses a capability named in 1.5, as
+   * ShaderViewportIndex is); the version comes from the header comment. */
+  spv_context ctx = spvContextCreate(SPV_ENV_UNIVERSAL_1_6);
   spv_binary bin = NULL;
   spv_diagnostic d = NULL;
   spv_result_t res = spvTextToBinaryWithOptions(ctx, numeric.data ? numeric.data : "", numeric.len,
@@ -349,6 +340,8 @@ bool gac_assemble(const char *text, size_t len, uint32_t **words_out, size_t *nu
   size_t n = bin->wordCount;
   spvBinaryDestroy(bin);
   spvContextDestroy(ctx);
+  if (h.have_version)
+    w[1] = h.version;
   if (h.have_generator)
     w[2] = h.generator;
   if (h.have_bound) {
