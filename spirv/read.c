@@ -205,10 +205,34 @@ static spv_result_t place(reader *r, gac_inst *inst) {
   return SPV_ERROR_INTERNAL;
 }
 
+/* SPIR-V 2.2.1: a literal narrower than a word has its high-order bits zero,
+ * or, for a signed integer, the sign's. A word with other bits set reads,
+ * but no text can say it (the disassembler prints a number the assembler
+ * refuses), and it is not a value of the type. */
+static spv_result_t check_literal_width(reader *r, const gac_inst *inst) {
+  if ((inst->opcode != SpvOpConstant && inst->opcode != SpvOpSpecConstant) || inst->num_words != 4)
+    return SPV_SUCCESS;
+  const gac_inst *type = gac_def(r->m, inst->type_id);
+  if (!type || (type->opcode != SpvOpTypeInt && type->opcode != SpvOpTypeFloat) || type->words[2] >= 32 ||
+      type->words[2] == 0)
+    return SPV_SUCCESS;
+  uint32_t width = type->words[2], value = inst->words[3];
+  bool is_signed = type->opcode == SpvOpTypeInt && type->words[3];
+  uint32_t high = value >> width, sign = is_signed && (value >> (width - 1) & 1);
+  if (high == (sign ? UINT32_MAX >> width : 0))
+    return SPV_SUCCESS;
+  return fail(r, inst->result_id, "binary.literal-width",
+              "%s: the literal word 0x%08x does not fit the %u-bit type: its high-order bits must be %s "
+              "(SPIR-V 2.2.1)",
+              opname(inst->opcode), value, width, is_signed ? "the sign's" : "zero");
+}
+
 static spv_result_t on_instruction(void *user, const spv_parsed_instruction_t *p) {
   reader *r = user;
   gac_inst *inst = copy_inst(r, p);
   spv_result_t res = check_operands(r, inst);
+  if (res == SPV_SUCCESS)
+    res = check_literal_width(r, inst);
   if (res == SPV_SUCCESS)
     res = place(r, inst);
   r->offset += p->num_words;
