@@ -120,13 +120,14 @@ bool gac_import_library(gac_module *m, const gac_module *lib, const char *const 
         gac_list_append(m, &to->insts, copy_inst(&im, i));
     }
     const char *name = gac_linkage_name(lib, f->def->result_id);
-    if (name) { /* named as the library named it, for whoever reads the result */
-      gac_builder debug = gac_builder_at_end(m, &m->sections[GAC_SECTION_DEBUG_NAME]);
-      gac_build_ops(&debug, SpvOpName, 0, 0, GAC_ID(copy->def->result_id), GAC_STR(name));
-    }
     for (unsigned k = 0; name && k < n; k++)
-      if (strcmp(names[k], name) == 0)
+      if (strcmp(names[k], name) == 0) {
         ids[k] = copy->def->result_id;
+        /* Named for whoever reads the result; only the exports asked for:
+         * llvm-spirv-15 takes names like spirv.llvm_memset_* for intrinsics. */
+        gac_builder debug = gac_builder_at_end(m, &m->sections[GAC_SECTION_DEBUG_NAME]);
+        gac_build_ops(&debug, SpvOpName, 0, 0, GAC_ID(copy->def->result_id), GAC_STR(name));
+      }
   }
   bool ok = copies != NULL;
   free(copies);
