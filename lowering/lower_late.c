@@ -251,6 +251,12 @@ static const char *kernel_name(const gac_module *m, const gac_function *f) {
   return NULL;
 }
 
+/* The state of the function an OpFunctionCall calls, or NULL. */
+static function_state *callee_of(late *t, const gac_inst *in) {
+  return in->opcode == SpvOpFunctionCall ? state_of(t, lower_function_by_id(t->L.m, gac_operand_word(in, 2)))
+                                         : NULL;
+}
+
 /* The call now passes the callee's state too: the caller's. */
 static void pass_state(late *t, gac_inst *call_inst, uint32_t state) {
   gac_op *ops = malloc((call_inst->num_operands + 1u) * sizeof *ops);
@@ -288,9 +294,7 @@ static bool give_states(late *t, gac_inst **todo, size_t n) {
       function_state *caller = &t->functions[i];
       gac_foreach_block(b, caller->f) {
         gac_foreach_inst(in, &b->insts) {
-          function_state *callee = in->opcode == SpvOpFunctionCall
-                                       ? state_of(t, lower_function_by_id(m, gac_operand_word(in, 2)))
-                                       : NULL;
+          function_state *callee = callee_of(t, in);
           if (callee && callee->needs && !callee->entry && !caller->needs)
             caller->needs = changed = true;
         }
@@ -336,9 +340,7 @@ static bool give_states(late *t, gac_inst **todo, size_t n) {
     function_state *caller = &t->functions[i];
     gac_foreach_block(b, caller->f) {
       gac_foreach_inst(in, &b->insts) {
-        function_state *callee = in->opcode == SpvOpFunctionCall
-                                     ? state_of(t, lower_function_by_id(m, gac_operand_word(in, 2)))
-                                     : NULL;
+        function_state *callee = callee_of(t, in);
         if (callee && callee->needs && !callee->entry)
           pass_state(t, in, caller->state);
       }
