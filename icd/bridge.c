@@ -37,7 +37,7 @@ bool gac_layer_cache_dir(char *out, size_t len) {
   return true;
 }
 
-static uint64_t fnv1a(const void *data, size_t size, uint64_t h) {
+uint64_t gac_layer_hash(const void *data, size_t size, uint64_t h) {
   const unsigned char *p = data;
   for (size_t i = 0; i < size; i++)
     h = (h ^ p[i]) * 0x100000001b3ull;
@@ -49,9 +49,9 @@ static bool cache_key(const void *il, size_t size, const char *strategy, char *o
   char dir[900];
   if (!gac_layer_cache_dir(dir, sizeof dir))
     return false;
-  uint64_t h = fnv1a(GAC_LAYER_VERSION, strlen(GAC_LAYER_VERSION), 0xcbf29ce484222325ull);
-  h = fnv1a(strategy, strlen(strategy), h);
-  h = fnv1a(il, size, h);
+  uint64_t h = gac_layer_hash(GAC_LAYER_VERSION, strlen(GAC_LAYER_VERSION), 0xcbf29ce484222325ull);
+  h = gac_layer_hash(strategy, strlen(strategy), h);
+  h = gac_layer_hash(il, size, h);
   snprintf(out, len, "%s/%016llx-%zu", dir, (unsigned long long)h, size);
   return true;
 }

@@ -7,6 +7,7 @@
 #include <CL/cl_icd.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* The next layer or the ICD: where every call not ours goes on to. */
 extern const cl_icd_dispatch *gac_next;
@@ -61,6 +62,9 @@ cl_int gac_source_build_info(gac_source_program *w, cl_device_id, cl_program_bui
 bool gac_bridge_il(const void *il, size_t size, unsigned char **bitcode, size_t *bitcode_size, char **log);
 /* The module with its builtin calls raised, for linking (*out malloc'd). */
 bool gac_raise_il(const void *il, size_t size, void **out, size_t *out_size, char **log);
+/* FNV-1a of size bytes, continuing from h (0xcbf29ce484222325 to start). */
+uint64_t gac_layer_hash(const void *data, size_t size, uint64_t h);
+
 /* The layer's cache folder ($GAC_LAYER_CACHE_DIR, else $XDG_CACHE_HOME/gac,
  * else ~/.cache/gac), made if missing; false when caching is off. */
 bool gac_layer_cache_dir(char *out, size_t len);

@@ -33,12 +33,7 @@ typedef struct name_table {
   size_t count, capacity, num_slots;
 } name_table;
 
-static uint64_t hash_name(const char *s) {
-  uint64_t h = 0xcbf29ce484222325ull;
-  for (; *s; s++)
-    h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
-  return h;
-}
+static uint64_t hash_name(const char *s) { return gac_layer_hash(s, strlen(s), 0xcbf29ce484222325ull); }
 
 static size_t find_slot(const name_table *t, const char *name) {
   size_t mask = t->num_slots - 1, i = hash_name(name) & mask;
@@ -238,16 +233,16 @@ typedef struct library_index {
 
 static bool is_mangled(const char *name) { return strncmp(name, "_Z", 2) == 0; }
 
-/* PoCL's kernel library for this host CPU, as PoCL 3.1 picks its variant. */
-static bool library_path(char *out, size_t len) {
-  const char *env = getenv("GAC_LAYER_POCL_KERNEL_LIBRARY");
-  if (env && *env) {
-    snprintf(out, len, "%s", env);
-    return strcmp(env, "off") != 0;
-  }
+/* PoCL's kernel library for this host CPU, as PoCL 3.1 picks its variant
+ * (found once per process: the CPU does not change); "" if none. */
+static char host_library[512];
+
+static void find_host_library(void) {
+  char *out = host_library;
+  size_t len = sizeof host_library;
   struct utsname u;
   if (uname(&u) != 0 || strcmp(u.machine, "x86_64") != 0)
-    return false; /* other hosts: not checked (docs/LAYER.md) */
+    return; /* other hosts: not checked (docs/LAYER.md) */
   char flags[8192] = "";
   FILE *f = fopen("/proc/cpuinfo", "r");
   if (f) {
@@ -281,10 +276,23 @@ static bool library_path(char *out, size_t len) {
     for (size_t j = 0; j < 2; j++) {
       snprintf(out, len, "%s/kernel-x86_64-pc-linux-gnu-%s.bc", dirs[i], names[j]);
       if (access(out, R_OK) == 0)
-        return true;
+        return;
     }
   }
-  return false;
+  out[0] = '\0';
+}
+
+/* The library to check against: GAC_LAYER_POCL_KERNEL_LIBRARY, else the host's. */
+static bool library_path(char *out, size_t len) {
+  const char *env = getenv("GAC_LAYER_POCL_KERNEL_LIBRARY");
+  if (env && *env) {
+    snprintf(out, len, "%s", env);
+    return strcmp(env, "off") != 0;
+  }
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  pthread_once(&once, find_host_library);
+  snprintf(out, len, "%s", host_library);
+  return host_library[0] != '\0';
 }
 
 static void index_free(library_index *x) {

@@ -76,18 +76,20 @@ static uint32_t call(late *t, gac_builder *b, unsigned fn, uint32_t result_type,
   return gac_build(b, SpvOpFunctionCall, result_type, GAC_NEW_ID, ops, n + 1)->result_id;
 }
 
-static uint32_t state_pointer(late *t, gac_builder *b) {
-  (void)b;
-  function_state *fs = state_of(t, b->list->kind == GAC_LIST_BLOCK ? ((gac_block *)b->list->owner)->function : NULL);
-  return fs ? fs->state : 0;
+/* The pointer to the state in the function holding inst. */
+static uint32_t state_pointer(late *t, const gac_inst *inst) { return state_of(t, gac_inst_function(inst))->state; }
+
+/* Where code opening f goes: after its first block's OpVariables. */
+static gac_builder after_variables(gac_module *m, gac_function *f) {
+  gac_inst *at = f->first_block->insts.first->next;
+  while (at && at->opcode == SpvOpVariable)
+    at = at->next;
+  return at ? gac_builder_before(m, at) : gac_builder_at_end(m, &f->first_block->insts);
 }
 
 /* A Function variable of `pointer_type` at the start of f. */
 static uint32_t function_variable(late *t, gac_function *f, uint32_t pointer_type) {
-  gac_inst *at = f->first_block->insts.first->next;
-  while (at && at->opcode == SpvOpVariable)
-    at = at->next;
-  gac_builder b = at ? gac_builder_before(t->L.m, at) : gac_builder_at_end(t->L.m, &f->first_block->insts);
+  gac_builder b = after_variables(t->L.m, f);
   return gac_build_ops(&b, SpvOpVariable, pointer_type, GAC_NEW_ID, GAC_LIT(SpvStorageClassFunction))->result_id;
 }
 
@@ -141,7 +143,7 @@ static void lower_copy(late *t, gac_inst *inst, const gac_async_copy *k) {
   bool to_local = lower_global_to_local(m, k->destination, k->source);
   bool is3d = k->op == GAC_GROUP_ASYNC_COPY_3D3D;
   uint32_t args[] = {
-      state_pointer(t, &b),
+      state_pointer(t, inst),
       event_to_group(t, &b, f, k->event),
       as_uchar_pointer(t, &b, k->destination),
       k->destination_offset,
@@ -175,7 +177,7 @@ static void lower_wait_events(late *t, gac_inst *inst) {
     list = gac_build_ops(&b, SpvOpGenericCastToPtr, private_type, GAC_NEW_ID, GAC_ID(list))->result_id;
   }
   uint32_t groups = gac_build_ops(&b, SpvOpBitcast, t->u64_fn_ptr, GAC_NEW_ID, GAC_ID(list))->result_id;
-  uint32_t args[] = {state_pointer(t, &b), to_u32(t, &b, gac_operand_word(inst, 1)), groups};
+  uint32_t args[] = {state_pointer(t, inst), to_u32(t, &b, gac_operand_word(inst, 1)), groups};
   call(t, &b, WAIT_EVENTS, t->void_type, args, 3);
   gac_inst_remove(m, inst);
 }
@@ -185,7 +187,7 @@ static void lower_queue_op(late *t, gac_inst *inst, uint32_t op) {
   gac_module *m = t->L.m;
   gac_builder b = gac_builder_before(m, inst);
   uint32_t queue = to_u32(t, &b, gac_operand_word(inst, 4)), value = gac_operand_word(inst, 5);
-  uint32_t args[] = {state_pointer(t, &b), queue,
+  uint32_t args[] = {state_pointer(t, inst), queue,
                      op == GAC_ASYNC_COMMIT ? event_to_group(t, &b, gac_inst_function(inst), value)
                                             : to_u64(t, &b, value)};
   call(t, &b, op == GAC_ASYNC_COMMIT ? COMMIT : WAIT_QUEUE, t->void_type, args, 3);
@@ -329,10 +331,7 @@ static bool give_states(late *t, gac_inst **todo, size_t n) {
     snprintf(var_name, sizeof var_name, "%s.gac_late_state", name ? name : "kernel");
     gac_builder names = gac_builder_at_end(m, &m->sections[GAC_SECTION_DEBUG_NAME]);
     gac_build_ops(&names, SpvOpName, 0, 0, GAC_ID(var), GAC_STR(var_name));
-    gac_inst *at = fs->f->first_block->insts.first->next;
-    while (at && at->opcode == SpvOpVariable)
-      at = at->next;
-    gac_builder b = gac_builder_before(m, at);
+    gac_builder b = after_variables(m, fs->f);
     fs->state = gac_build_ops(&b, SpvOpBitcast, t->state_ptr, GAC_NEW_ID, GAC_ID(var))->result_id;
   }
   /* Calls of functions that now take a state. */

@@ -78,6 +78,20 @@ static bool report(gac_diag *d, const char *source) {
   return !errors;
 }
 
+/* Runs one pass; with vopts, validates after it, as NIR does between passes:
+ * a pass must leave a valid module. */
+static bool run_pass(gac_module *m, const pass_request *p, const gac_validate_options *vopts, gac_diag *diag,
+                     const char *source) {
+  p->pass->run(m, p->arg, diag);
+  if (!report(diag, source))
+    return false;
+  if (vopts && !(gac_validate(m, vopts, diag), report(diag, source))) {
+    fprintf(stderr, "%s: error: the module is invalid after --%s\n", source, p->pass->name);
+    return false;
+  }
+  return true;
+}
+
 int main(int argc, char **argv) {
   const char *input = NULL, *output = NULL;
   bool validate = false, print = false, core = true, emit_ptx = false, skip_validation = false;
@@ -177,36 +191,20 @@ int main(int argc, char **argv) {
   while (repairs < num_passes && passes[repairs].pass->repairs)
     repairs++;
   bool validate_input = validate || (!skip_validation && (num_passes > repairs || emit_ptx));
-  if (validate && repairs == 0 && !(gac_validate(m, &vopts, &diag), report(&diag, source))) {
+  bool ok = true;
+  for (unsigned i = 0; ok && i < repairs; i++)
+    ok = run_pass(m, &passes[i], NULL, &diag, source);
+  if (ok && validate_input && !(gac_validate(m, &vopts, &diag), report(&diag, source))) {
+    if (!validate || repairs) /* not asked for: say why and how to go on */
+      fprintf(stderr, "%s: error: the input is invalid%s (--skip-validation runs the passes anyway)\n", source,
+              repairs ? " after its repairs" : "");
+    ok = false;
+  }
+  for (unsigned i = repairs; ok && i < num_passes; i++)
+    ok = run_pass(m, &passes[i], validate ? &vopts : NULL, &diag, source);
+  if (!ok) {
     status = EXIT_INVALID;
     goto done;
-  }
-  for (unsigned i = 0; i <= num_passes; i++) {
-    if (i == repairs && validate_input && !(validate && i == 0)) {
-      gac_validate(m, &vopts, &diag);
-      if (!report(&diag, source)) {
-        fprintf(stderr, "%s: error: the input is invalid%s (--skip-validation runs the passes anyway)\n", source,
-                repairs ? " after its repairs" : "");
-        status = EXIT_INVALID;
-        goto done;
-      }
-    }
-    if (i == num_passes)
-      break;
-    passes[i].pass->run(m, passes[i].arg, &diag);
-    bool ok = report(&diag, source);
-    /* As NIR does between passes: a pass must leave a valid module. */
-    if (ok && validate && i >= repairs) {
-      gac_validate(m, &vopts, &diag);
-      if (!report(&diag, source)) {
-        fprintf(stderr, "%s: error: the module is invalid after --%s\n", source, passes[i].pass->name);
-        ok = false;
-      }
-    }
-    if (!ok) {
-      status = EXIT_INVALID;
-      goto done;
-    }
   }
 
 #ifdef GAC_HAVE_PTX
@@ -214,7 +212,7 @@ int main(int argc, char **argv) {
     char *ptx;
     size_t ptx_size;
     gac_ptx_options popts = {.sm = sm};
-    bool ok = gac_emit_ptx(m, &popts, &ptx, &ptx_size, &diag);
+    ok = gac_emit_ptx(m, &popts, &ptx, &ptx_size, &diag);
     if (!report(&diag, source) || !ok || !write_file_atomic(output, ptx, ptx_size))
       status = EXIT_INVALID;
     free(ptx);

@@ -17,6 +17,12 @@
 #include "gac/builder.h"
 #include "gac/module.h"
 
+/* Instructions that make a pointer from a pointer (their operand 2). */
+static bool is_pointer_chain(uint16_t opcode) {
+  return opcode == SpvOpBitcast || opcode == SpvOpAccessChain || opcode == SpvOpInBoundsAccessChain ||
+         opcode == SpvOpPtrAccessChain || opcode == SpvOpInBoundsPtrAccessChain;
+}
+
 static bool is_generic_pointer(const gac_module *m, uint32_t id) {
   const gac_inst *t = gac_value_type(m, id);
   return t && t->opcode == SpvOpTypePointer && gac_operand_word(t, 1) == SpvStorageClassGeneric;
@@ -31,10 +37,7 @@ static uint32_t named_pointer(gac_module *m, uint32_t id, unsigned depth) {
     return 0;
   if (def->opcode == SpvOpPtrCastToGeneric)
     return gac_operand_word(def, 2);
-  bool chain = def->opcode == SpvOpBitcast || def->opcode == SpvOpAccessChain ||
-               def->opcode == SpvOpInBoundsAccessChain || def->opcode == SpvOpPtrAccessChain ||
-               def->opcode == SpvOpInBoundsPtrAccessChain;
-  if (!chain || !gac_inst_block(def) || !is_generic_pointer(m, gac_operand_word(def, 2)))
+  if (!is_pointer_chain(def->opcode) || !gac_inst_block(def) || !is_generic_pointer(m, gac_operand_word(def, 2)))
     return 0;
   uint32_t base = named_pointer(m, gac_operand_word(def, 2), depth + 1);
   const gac_inst *base_type = base ? gac_value_type(m, base) : NULL;
@@ -73,10 +76,7 @@ static void remove_if_dead(gac_module *m, uint32_t id, unsigned depth) {
   gac_inst *def = gac_def(m, id);
   if (!def || depth > 64 || !gac_inst_block(def) || !names_only(m, id))
     return;
-  bool chain = def->opcode == SpvOpPtrCastToGeneric || def->opcode == SpvOpBitcast ||
-               def->opcode == SpvOpAccessChain || def->opcode == SpvOpInBoundsAccessChain ||
-               def->opcode == SpvOpPtrAccessChain || def->opcode == SpvOpInBoundsPtrAccessChain;
-  if (!chain || !is_generic_pointer(m, id))
+  if ((def->opcode != SpvOpPtrCastToGeneric && !is_pointer_chain(def->opcode)) || !is_generic_pointer(m, id))
     return;
   uint32_t base = gac_operand_word(def, 2);
   for (gac_operand *use; (use = gac_first_use(m, id));)
