@@ -36,6 +36,7 @@
 #include "gac/pass.h"
 #include "gac/ptx.h"
 #include "gac/validate.h"
+#include "copy_helpers.h"
 #include "lower_util.h"
 #include "lowering.h"
 
@@ -53,6 +54,7 @@ typedef struct copy_plan {
    * kernel body) where the count folded to 0 in a path never taken. */
   bool empty;            /* a constant 0 elements, bytes, lines or planes */
   uint64_t line_bytes_known; /* 0 if not a constant */
+  bool in_helper;        /* built in a copy helper, which launches of any size call */
 } copy_plan;
 
 /* ptr as a pointer to uchar in its storage class (a bitcast unless it is one). */
@@ -350,7 +352,7 @@ static uint32_t lower_cooperative(gac_lowering *L, copy_plan *p, gac_block *pre,
   gac_builder b = gac_builder_at_end(m, &pre->insts);
   const gac_async_copy *k = &p->k;
   uint32_t id, size;
-  lower_linear_local_id(L, &b, pre->function, &id, &size);
+  lower_linear_local_id(L, &b, p->in_helper ? NULL : pre->function, &id, &size);
 
   uint32_t any = unit_alignment(L, &b, p);
 
@@ -500,15 +502,14 @@ static bool joins_run(gac_lowering *L, gac_inst *const *run, unsigned num, const
   return only_values_between(L->m, a, b, run, num);
 }
 
-/* The rest of p's plan (p->k decoded), its values built before `inst`. */
-static void plan_copy(gac_lowering *L, gac_inst *inst, copy_plan *p) {
+/* The rest of p's plan (p->k decoded), its values built at b. */
+static void plan_copy(gac_lowering *L, gac_builder *b, copy_plan *p) {
   if (p->k.op == GAC_GROUP_ASYNC_COPY_2D2D)
     p->k.num_planes = L->one;
-  gac_builder b = gac_builder_before(L->m, inst);
-  p->src = as_bytes(L, &b, p->k.source, &p->src_ptr_type);
-  p->dst = as_bytes(L, &b, p->k.destination, &p->dst_ptr_type);
-  p->line_bytes = lower_mul(L, &b, p->k.num_elements_per_line, p->k.num_bytes_per_element);
-  p->total_lines = lower_mul(L, &b, p->k.num_planes, p->k.num_lines);
+  p->src = as_bytes(L, b, p->k.source, &p->src_ptr_type);
+  p->dst = as_bytes(L, b, p->k.destination, &p->dst_ptr_type);
+  p->line_bytes = lower_mul(L, b, p->k.num_elements_per_line, p->k.num_bytes_per_element);
+  p->total_lines = lower_mul(L, b, p->k.num_planes, p->k.num_lines);
   p->empty = lower_known_zero(L, p->k.num_elements_per_line) || lower_known_zero(L, p->k.num_bytes_per_element) ||
              lower_known_zero(L, p->k.num_lines) || lower_known_zero(L, p->k.num_planes);
   uint64_t per_line, bpe;
@@ -538,8 +539,10 @@ static void lower_run(gac_lowering *L, gac_inst **run, unsigned num) {
     gac_replace_all_uses(m, run[c]->result_id, plans[c].k.event);
   }
   gac_block *pre = gac_inst_block(first), *exit = gac_block_split_after(m, run[num - 1]);
-  for (unsigned c = 0; c < num; c++)
-    plan_copy(L, first, &plans[c]);
+  for (unsigned c = 0; c < num; c++) {
+    gac_builder b = gac_builder_before(m, first);
+    plan_copy(L, &b, &plans[c]);
+  }
   for (unsigned c = 0; c < num; c++)
     gac_inst_remove(m, run[c]);
   lower_ptx_copy_run(L, plans, num, pre, exit);
@@ -623,37 +626,57 @@ bool lower_core_copy_as_2d(gac_lowering *L, const gac_inst *i, gac_async_copy *k
   return true;
 }
 
+/* A copy helper's body (copy_helpers.c): the copy as it would be inlined. */
+static uint32_t helper_body(gac_lowering *L, const gac_async_copy *k, gac_block *entry, gac_block *exit, void *user) {
+  strategy strat = *(const strategy *)user;
+  copy_plan p = {.k = *k, .in_helper = true};
+  gac_builder b = gac_builder_at_end(L->m, &entry->insts);
+  plan_copy(L, &b, &p);
+  return strat == STRATEGY_LINES ? lower_lines(L, &p, entry, exit) : lower_cooperative(L, &p, entry, exit, strat);
+}
+
 /* The default is cooperative: it was faster than lines on PoCL over most
  * shapes of bench/pocl (docs/LOWERING.md), and it is the one that spreads
  * the work on a device whose work-items run in parallel. */
-static bool parse_arg(const char *arg, strategy *s, bool *sm90, gac_diag *diag) {
+static const struct {
+  const char *text;
+  int strategy, helpers; /* -1: not this option */
+} options[] = {
+    {"strategy=lines", STRATEGY_LINES, -1},           {"strategy=cooperative", STRATEGY_COOPERATIVE, -1},
+    {"strategy=serial", STRATEGY_SERIAL, -1},         {"strategy=late", STRATEGY_LATE, -1},
+    {"helpers=auto", -1, COPY_HELPERS_AUTO},          {"helpers=always", -1, COPY_HELPERS_ALWAYS},
+    {"helpers=never", -1, COPY_HELPERS_NEVER},
+};
+
+/* opencl[,strategy=S][,helpers=H] or ptx[,sm=80|90]. */
+static bool parse_arg(const char *arg, strategy *s, bool *sm90, copy_helper_mode *helpers, gac_diag *diag) {
   *s = STRATEGY_COOPERATIVE;
+  *helpers = COPY_HELPERS_AUTO;
   *sm90 = arg && strcmp(arg, "ptx,sm=90") == 0;
-  if (!arg || strcmp(arg, "opencl") == 0)
+  if (!arg)
     return true;
-  if (strcmp(arg, "opencl,strategy=lines") == 0) {
-    *s = STRATEGY_LINES;
-    return true;
-  }
-  if (strcmp(arg, "opencl,strategy=cooperative") == 0) {
-    *s = STRATEGY_COOPERATIVE;
-    return true;
-  }
-  if (strcmp(arg, "opencl,strategy=serial") == 0) {
-    *s = STRATEGY_SERIAL;
-    return true;
-  }
-  if (strcmp(arg, "opencl,strategy=late") == 0) {
-    *s = STRATEGY_LATE;
-    return true;
-  }
   if (strcmp(arg, "ptx") == 0 || strcmp(arg, "ptx,sm=80") == 0 || strcmp(arg, "ptx,sm=90") == 0) {
     *s = STRATEGY_PTX;
     return true;
   }
+  bool ok = strncmp(arg, "opencl", 6) == 0 && (arg[6] == 0 || arg[6] == ',');
+  for (const char *rest = arg + 6; ok && *rest == ','; ) {
+    rest++;
+    size_t len = strcspn(rest, ","), i = 0;
+    while (i < sizeof options / sizeof *options && (strlen(options[i].text) != len || strncmp(options[i].text, rest, len)))
+      i++;
+    ok = i < sizeof options / sizeof *options;
+    if (ok && options[i].strategy >= 0)
+      *s = (strategy)options[i].strategy;
+    if (ok && options[i].helpers >= 0)
+      *helpers = (copy_helper_mode)options[i].helpers;
+    rest += len;
+  }
+  if (ok)
+    return true;
   gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "lower.argument",
-               "--lower-async-copies=%s: expected opencl, opencl,strategy=S with S one of "
-               "lines, cooperative, serial, late, or ptx[,sm=80|90]",
+               "--lower-async-copies=%s: expected opencl[,strategy=S][,helpers=H] with S one of "
+               "lines, cooperative, serial, late and H one of auto, always, never; or ptx[,sm=80|90]",
                arg);
   return false;
 }
@@ -661,7 +684,8 @@ static bool parse_arg(const char *arg, strategy *s, bool *sm90, gac_diag *diag) 
 bool gac_lower_async_copies(gac_module *m, const char *arg, gac_diag *diag) {
   strategy strat;
   bool sm90;
-  if (!parse_arg(arg, &strat, &sm90, diag))
+  copy_helper_mode helper_mode;
+  if (!parse_arg(arg, &strat, &sm90, &helper_mode, diag))
     return false;
   /* Only what follows the sets' rules is lowered: anything else would give a
    * silently wrong module. */
@@ -703,6 +727,17 @@ bool gac_lower_async_copies(gac_module *m, const char *arg, gac_diag *diag) {
   gac_foreach_async_copy(i, m) copies[n++] = i;
   if (strat == STRATEGY_PTX)
     n += count_core_copies(m, copies + n);
+  /* OpenCL: copies of a class through one helper (copy_helpers.c). PTX
+   * inlines every copy: its units and runs depend on each copy's block. */
+  copy_helpers *helpers = NULL;
+  if (strat != STRATEGY_PTX && helper_mode != COPY_HELPERS_NEVER) {
+    helpers = copy_helpers_create(&L, helper_mode, helper_body, &strat);
+    for (size_t c = 0; helpers && c < n; c++) {
+      gac_async_copy k;
+      if (gac_async_copy_decode(m, copies[c], &k))
+        copy_helpers_count(helpers, &k);
+    }
+  }
   bool ok = true;
   for (size_t c = 0; c < n; c++) {
     gac_inst *inst = copies[c];
@@ -726,9 +761,12 @@ bool gac_lower_async_copies(gac_module *m, const char *arg, gac_diag *diag) {
       ok = false;
       continue;
     }
+    if (helpers && copy_helpers_call(helpers, inst, &p.k))
+      continue;
     gac_block *pre = gac_inst_block(inst);
     gac_block *exit = gac_block_split_after(m, inst);
-    plan_copy(&L, inst, &p);
+    gac_builder b = gac_builder_before(m, inst);
+    plan_copy(&L, &b, &p);
     uint32_t result = inst->result_id;
     gac_inst_remove(m, inst);
     uint32_t event = strat == STRATEGY_LINES ? lower_lines(&L, &p, pre, exit)
@@ -736,6 +774,7 @@ bool gac_lower_async_copies(gac_module *m, const char *arg, gac_diag *diag) {
     gac_replace_all_uses(m, result, event);
   }
   free(copies);
+  copy_helpers_destroy(helpers);
   if (ok && (strat == STRATEGY_COOPERATIVE || strat == STRATEGY_SERIAL))
     barrier_after_waits(&L);
   if (strat == STRATEGY_PTX) {

@@ -2,7 +2,10 @@
  * side in one run with clEnqueueCopyBufferRect and with the serial byte-loop
  * lowering (one work-item, as Codeplay's kit does it).
  *
- * Usage: gac-bench-pocl <kernel dir> [repeats]
+ * Usage: gac-bench-pocl <kernel dir> [repeats] [other kernel dir]
+ * With another kernel dir (the same kernels from another build of gac), its
+ * kernels run interleaved with these, round by round, and a second table
+ * gives each strategy's GB/s from both and their ratio (this / other).
  * Uses the conformance kernels copy2d/copy3d (<dir>/copies.<strategy>.bc):
  * each work-group copies its tile global -> local, then local -> global, so a
  * kernel moves 2 x tile bytes per group. Bandwidth is bytes copied (read once,
@@ -114,7 +117,7 @@ static double launch(int v, cl_kernel *kernels, const shape *s, cl_mem src, cl_m
 
 int main(int argc, char **argv) {
   if (argc < 2) {
-    fprintf(stderr, "usage: gac-bench-pocl <kernel dir> [repeats]\n");
+    fprintf(stderr, "usage: gac-bench-pocl <kernel dir> [repeats] [other kernel dir]\n");
     return 2;
   }
   int repeats = argc > 2 ? atoi(argv[2]) : 5;
@@ -138,6 +141,9 @@ int main(int argc, char **argv) {
       {"3D 64x16x8 floats, pitch 256, plane 8192", 3, 4, 64, 16, 8, 256, 8192, 128, 64},
   };
   static const char *strategies[] = {"lines", "cooperative", "serial"};
+  const char *other = argc > 3 ? argv[3] : NULL;
+  int num_kernels = other ? 6 : 3; /* kernels 3..5: the other dir's */
+  double others[4][3], ours[4][3];
   printf("device: %s; median of %d rounds after a warm-up, variants interleaved; GB/s = bytes copied / s\n", name, repeats);
   printf("%-42s %11s %11s %11s %11s   %s\n", "shape", "rect GB/s", "lines", "cooperative", "serial",
          "ratios to rect (lines, cooperative, serial), cooperative/serial");
@@ -152,34 +158,46 @@ int main(int argc, char **argv) {
     unsigned char zero = 0;
     CHECK_CL(clEnqueueFillBuffer(queue, src, &zero, 1, 0, bytes, 0, NULL, NULL));
     double copied = (double)tile_bytes * s->groups; /* one copy of every tile */
-    cl_kernel kernels[3];
-    for (int k = 0; k < 3; k++) {
-      kernels[k] = load(argv[1], strategies[k], s->dims == 2 ? "copy2d" : "copy3d");
+    cl_kernel kernels[6];
+    for (int k = 0; k < num_kernels; k++) {
+      kernels[k] = load(k < 3 ? argv[1] : other, strategies[k % 3], s->dims == 2 ? "copy2d" : "copy3d");
       set_args(kernels[k], s, src, dst);
     }
     /* Rounds of one launch of each variant, so that load from elsewhere on
      * the machine falls on all of them alike; the first round warms up. */
-    double t[4][64];
+    double t[7][64];
     for (int r = 0; r <= repeats; r++)
-      for (int v = 0; v < 4; v++) {
+      for (int v = 0; v < 1 + num_kernels; v++) {
         double secs = launch(v, kernels, s, src, dst);
         if (r > 0)
           t[v][r - 1] = secs;
       }
-    double median[4];
-    for (int v = 0; v < 4; v++) {
+    double median[7];
+    for (int v = 0; v < 1 + num_kernels; v++) {
       qsort(t[v], (size_t)repeats, sizeof(double), cmp_double);
       median[v] = t[v][repeats / 2];
     }
     double rect = copied / median[0] / 1e9, gbs[3];
-    for (int k = 0; k < 3; k++) {
-      gbs[k] = 2 * copied / median[k + 1] / 1e9;
+    for (int k = 0; k < 3; k++)
+      ours[i][k] = gbs[k] = 2 * copied / median[k + 1] / 1e9;
+    for (int k = 3; k < num_kernels; k++)
+      others[i][k - 3] = 2 * copied / median[k + 1] / 1e9;
+    for (int k = 0; k < num_kernels; k++)
       clReleaseKernel(kernels[k]);
-    }
     printf("%-42s %11.2f %11.2f %11.2f %11.2f   %.2fx %.2fx %.3fx  %.1fx\n", s->name, rect, gbs[0], gbs[1], gbs[2],
            gbs[0] / rect, gbs[1] / rect, gbs[2] / rect, gbs[1] / gbs[2]);
     clReleaseMemObject(src);
     clReleaseMemObject(dst);
+  }
+  if (other) {
+    printf("\nthis build (%s) against %s, same rounds: GB/s this / other\n", argv[1], other);
+    printf("%-42s %21s %21s %21s\n", "shape", "lines", "cooperative", "serial");
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+      printf("%-42s", shapes[i].name);
+      for (int k = 0; k < 3; k++)
+        printf("  %6.2f / %6.2f %4.2fx", ours[i][k], others[i][k], ours[i][k] / others[i][k]);
+      printf("\n");
+    }
   }
   clReleaseCommandQueue(queue);
   clReleaseContext(context);
