@@ -52,7 +52,7 @@ bool gac_emit_ptx(gac_module *m, const gac_ptx_options *options, char **ptx, siz
     free(log);
     return false;
   }
-  ok = gac_ptx_from_bitcode(bitcode, bitcode_size, options->sm, ptx, size, diag);
+  ok = gac_ptx_from_bitcode(bitcode, bitcode_size, options, ptx, size, diag);
   free(bitcode);
   return ok;
 }

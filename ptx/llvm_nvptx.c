@@ -1,15 +1,16 @@
 /* SPIR 1.2 bitcode (llvm-spirv-15 -r) to PTX with LLVM 19's C API, as
  * PoCL's CUDA backend retargets SPIR:
  *  - triple nvptx64-nvidia-cuda and the NVPTX data layout;
- *  - address spaces: SPIR global (1) and local (3) are NVPTX global and
- *    shared; private (0) stays for allocas (NVPTX lowers them); constant (2)
- *    is refused with a diagnostic (it would need its own bank);
+ *  - address spaces renamed (address_spaces.c): SPIR global (1) and local
+ *    (3) are NVPTX global and shared; private (0) stays for allocas (NVPTX
+ *    lowers them); constant (2) becomes global, generic (4) generic (0);
  *  - spir_kernel -> ptx_kernel plus nvvm.annotations "kernel", spir_func -> C;
  *  - local-pointer kernel parameters become u64 byte offsets into one
  *    dynamic shared array (CUDA has no per-argument shared allocations): the
  *    kernel becomes a wrapper that computes the pointers and calls the
  *    original body, which is inlined;
- *  - builtins from nvvm_builtins.c; then default<O3>, the removal of
+ *  - builtins from nvvm_builtins.c, the OpenCL C library from libdevice and
+ *    libclc (opencl_library.c); then default<O3>, the removal of
  *    redundant barriers (redundant_barriers.c) and the NVPTX printer. */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
@@ -30,7 +31,7 @@
 #define TRIPLE "nvptx64-nvidia-cuda"
 #define LOCAL_ARRAY "__gac_local" /* the dynamic shared memory of a launch */
 
-enum { SPIR_CONSTANT = 2, SPIR_LOCAL = 3 };
+enum { SPIR_LOCAL = 3 };
 
 static void llvm_error(gac_diag *diag, const char *rule, const char *what, char *message) {
   gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, rule, "%s: %s", what, message ? message : "(no message)");
@@ -39,27 +40,6 @@ static void llvm_error(gac_diag *diag, const char *rule, const char *what, char 
 
 static bool is_pointer_in(LLVMTypeRef t, unsigned as) {
   return LLVMGetTypeKind(t) == LLVMPointerTypeKind && LLVMGetPointerAddressSpace(t) == as;
-}
-
-/* OpenCL constant memory has no NVPTX counterpart here: refuse it by name. */
-static bool check_address_spaces(LLVMModuleRef mod, gac_diag *diag) {
-  bool ok = true;
-  for (LLVMValueRef g = LLVMGetFirstGlobal(mod); g; g = LLVMGetNextGlobal(g))
-    if (is_pointer_in(LLVMTypeOf(g), SPIR_CONSTANT)) {
-      gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "ptx.address-space",
-                   "program-scope variable %s is in OpenCL constant memory (UniformConstant), which the PTX "
-                   "path does not support yet", LLVMGetValueName(g));
-      ok = false;
-    }
-  for (LLVMValueRef f = LLVMGetFirstFunction(mod); f; f = LLVMGetNextFunction(f))
-    for (unsigned i = 0; i < LLVMCountParams(f); i++)
-      if (is_pointer_in(LLVMTypeOf(LLVMGetParam(f, i)), SPIR_CONSTANT)) {
-        gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "ptx.address-space",
-                     "parameter %u of %s points to OpenCL constant memory, which the PTX path does not "
-                     "support yet (declare it global const)", i, LLVMGetValueName(f));
-        ok = false;
-      }
-  return ok;
 }
 
 static void annotate_kernel(LLVMModuleRef mod, LLVMValueRef f) {
@@ -204,10 +184,10 @@ static LLVMTargetMachineRef target_machine(unsigned sm, gac_diag *diag) {
                                  LLVMCodeGenLevelAggressive, LLVMRelocDefault, LLVMCodeModelDefault);
 }
 
-bool gac_ptx_from_bitcode(const void *bitcode, size_t size, unsigned sm, char **ptx, size_t *ptx_size,
-                          gac_diag *diag) {
+bool gac_ptx_from_bitcode(const void *bitcode, size_t size, const gac_ptx_options *options, char **ptx,
+                          size_t *ptx_size, gac_diag *diag) {
   *ptx = NULL;
-  LLVMTargetMachineRef tm = target_machine(sm, diag);
+  LLVMTargetMachineRef tm = target_machine(options->sm, diag);
   if (!tm)
     return false;
   LLVMContextRef c = LLVMContextCreate();
@@ -217,7 +197,7 @@ bool gac_ptx_from_bitcode(const void *bitcode, size_t size, unsigned sm, char **
   LLVMDisposeMemoryBuffer(in);
   if (!ok)
     gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "ptx.bitcode", "LLVM 19 cannot read llvm-spirv-15's bitcode");
-  ok = ok && check_address_spaces(mod, diag);
+  ok = ok && gac_ptx_retarget_address_spaces(&mod, diag);
   if (ok) {
     LLVMSetTarget(mod, TRIPLE);
     LLVMTargetDataRef layout = LLVMCreateTargetDataLayout(tm);
@@ -227,7 +207,7 @@ bool gac_ptx_from_bitcode(const void *bitcode, size_t size, unsigned sm, char **
     LLVMDisposeTargetData(layout);
     retarget_functions(mod);
     align_local_arrays(mod);
-    ok = gac_ptx_define_builtins(mod, diag);
+    ok = gac_ptx_define_builtins(mod, diag) && gac_ptx_link_opencl_library(mod, options->fast_relaxed_math, diag);
   }
   char *error = NULL;
   if (ok && LLVMVerifyModule(mod, LLVMReturnStatusAction, &error)) {
@@ -244,9 +224,9 @@ bool gac_ptx_from_bitcode(const void *bitcode, size_t size, unsigned sm, char **
     ok = false;
   }
   if (ok) {
-    LLVMPassBuilderOptionsRef options = LLVMCreatePassBuilderOptions();
-    LLVMErrorRef e = LLVMRunPasses(mod, "default<O3>", tm, options);
-    LLVMDisposePassBuilderOptions(options);
+    LLVMPassBuilderOptionsRef pass_options = LLVMCreatePassBuilderOptions();
+    LLVMErrorRef e = LLVMRunPasses(mod, "default<O3>", tm, pass_options);
+    LLVMDisposePassBuilderOptions(pass_options);
     if (!e)
       gac_ptx_remove_redundant_barriers(mod);
     if (e) {

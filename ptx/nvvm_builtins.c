@@ -1,10 +1,9 @@
 /* The functions that llvm-spirv-15's bitcode calls but does not define:
  * OpenCL builtins (as mangled names, e.g. _Z12get_local_idj) and gac's
  * cp.async functions (include/gac/ptx.h), given bodies made of NVVM
- * intrinsics. Each body is internal and always inlined. A call of any other
- * declared function is an error that names it: the PTX module would not
- * link. cp.async.wait_group takes an immediate, so its calls are rewritten
- * in place instead. */
+ * intrinsics. Each body is internal and always inlined. The rest of the
+ * OpenCL C library comes from opencl_library.c. cp.async.wait_group takes
+ * an immediate, so its calls are rewritten in place instead. */
 #include <stdio.h>
 #include <string.h>
 
@@ -75,6 +74,7 @@ static void inline_asm(ctx *x, const char *text, const char *clobbers, LLVMValue
 
 typedef enum kind {
   LOCAL_ID, GROUP_ID, LOCAL_SIZE, NUM_GROUPS, GLOBAL_ID, GLOBAL_SIZE, GLOBAL_OFFSET,
+  LOCAL_LINEAR_ID, GLOBAL_LINEAR_ID, MEM_FENCE,
   BARRIER, MAD, FMA, CP_ASYNC_4, CP_ASYNC_8, CP_ASYNC_16, COMMIT, WAIT_ALL,
   MBAR_INIT, MBAR_INIT_FENCE, MBAR_EXPECT_TX, MBAR_ARRIVE, MBAR_WAIT,
   BULK_LOAD, BULK_STORE, BULK_COMMIT, BULK_WAIT, FENCE_PROXY_ASYNC, OPAQUE,
@@ -90,6 +90,9 @@ static const builtin builtins[] = {
     {"_Z14get_local_sizej", LOCAL_SIZE}, {"_Z14get_num_groupsj", NUM_GROUPS},
     {"_Z13get_global_idj", GLOBAL_ID},   {"_Z15get_global_sizej", GLOBAL_SIZE},
     {"_Z17get_global_offsetj", GLOBAL_OFFSET},
+    {"_Z23get_enqueued_local_sizej", LOCAL_SIZE}, /* work-groups are uniform on CUDA */
+    {"_Z19get_local_linear_idv", LOCAL_LINEAR_ID}, {"_Z20get_global_linear_idv", GLOBAL_LINEAR_ID},
+    {"_Z9mem_fencej", MEM_FENCE}, {"_Z14read_mem_fencej", MEM_FENCE}, {"_Z15write_mem_fencej", MEM_FENCE},
     {"_Z7barrierj", BARRIER},            {"_Z18work_group_barrierj", BARRIER},
     {"_Z3madfff", MAD},                  {"_Z3fmafff", FMA},
     {GAC_PTX_CP_ASYNC_PREFIX "4", CP_ASYNC_4}, {GAC_PTX_CP_ASYNC_PREFIX "8", CP_ASYNC_8},
@@ -142,6 +145,31 @@ static bool define(ctx *x, LLVMValueRef f, kind k) {
     break;
   case GLOBAL_SIZE: v = LLVMBuildMul(x->b, sreg(x, "nctaid", p0, ret, 1), sreg(x, "ntid", p0, ret, 1), ""); break;
   case GLOBAL_OFFSET: v = LLVMConstInt(ret, 0, 0); break;
+  case LOCAL_LINEAR_ID:
+  case GLOBAL_LINEAR_ID: {
+    /* (id.z * size.y + id.y) * size.x + id.x, of local or global ids */
+    const char *id = k == LOCAL_LINEAR_ID ? "tid" : NULL;
+    v = LLVMConstInt(ret, 0, 0);
+    for (int d = 2; d >= 0; d--) {
+      LLVMValueRef dim = LLVMConstInt(LLVMInt32TypeInContext(x->c), (unsigned)d, 0);
+      LLVMValueRef ntid = sreg(x, "ntid", dim, ret, 1), size = ntid, i;
+      if (id) {
+        i = sreg(x, id, dim, ret, 0);
+      } else {
+        LLVMValueRef nctaid = sreg(x, "nctaid", dim, ret, 1);
+        size = LLVMBuildMul(x->b, nctaid, ntid, "");
+        i = LLVMBuildAdd(x->b, LLVMBuildMul(x->b, sreg(x, "ctaid", dim, ret, 0), ntid, ""),
+                         sreg(x, "tid", dim, ret, 0), "");
+      }
+      v = LLVMBuildAdd(x->b, LLVMBuildMul(x->b, v, size, ""), i, "");
+    }
+    break;
+  }
+  case MEM_FENCE:
+    /* OpenCL 1.2's fences order one work-item's accesses; membar.gl also
+     * makes them visible in that order beyond the work-group. */
+    ok = call_intrinsic(x, "llvm.nvvm.membar.gl", NULL, 0, NULL, 0) != NULL;
+    break;
   case BARRIER: ok = call_intrinsic(x, "llvm.nvvm.barrier0", NULL, 0, NULL, 0) != NULL; break;
   case MAD:
   case FMA: {
@@ -221,14 +249,8 @@ bool gac_ptx_define_builtins(LLVMModuleRef mod, gac_diag *diag) {
     for (size_t i = 0; i < sizeof builtins / sizeof builtins[0] && !bi; i++)
       if (strcmp(name, builtins[i].name) == 0)
         bi = &builtins[i];
-    if (!bi) {
-      gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "ptx.builtin",
-                   "the module calls %s, which the PTX path does not provide (not an OpenCL builtin gac "
-                   "defines for NVPTX, nor a function of the module)",
-                   name);
-      ok = false;
-      continue;
-    }
+    if (!bi)
+      continue; /* the OpenCL C library's (opencl_library.c) */
     if (!define(&x, f, bi->k)) {
       gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "ptx.intrinsic",
                    "LLVM lacks the NVVM intrinsic that %s needs", name);

@@ -5,17 +5,33 @@
 #include <stddef.h>
 
 #include "gac/diag.h"
+#include "gac/ptx.h"
 
 /* llvm-spirv-15's SPIR 1.2 bitcode of a module lowered for PTX, retargeted
  * to nvptx64-nvidia-cuda and compiled by LLVM 19's NVPTX backend for sm_<sm>
  * (llvm_nvptx.c). *ptx is malloc'd and NUL-terminated. */
-bool gac_ptx_from_bitcode(const void *bitcode, size_t size, unsigned sm, char **ptx, size_t *ptx_size,
-                          gac_diag *diag);
+bool gac_ptx_from_bitcode(const void *bitcode, size_t size, const gac_ptx_options *options, char **ptx,
+                          size_t *ptx_size, gac_diag *diag);
 
 /* The OpenCL builtins and gac's cp.async functions, defined with NVVM
  * intrinsics (nvvm_builtins.c). */
 #include <llvm-c/Core.h>
 bool gac_ptx_define_builtins(LLVMModuleRef mod, gac_diag *diag);
+
+/* SPIR 1.2 address spaces to NVPTX ones, in values and mangled names
+ * (address_spaces.c); *mod is replaced. */
+bool gac_ptx_retarget_address_spaces(LLVMModuleRef *mod, gac_diag *diag);
+
+/* Calls of printf become calls of CUDA's vprintf (printf.c). */
+bool gac_ptx_lower_printf(LLVMModuleRef mod, gac_diag *diag);
+
+/* Bodies for the OpenCL 1.x atomic functions the module declares
+ * (atomics.c). */
+void gac_ptx_define_atomics(LLVMModuleRef mod);
+
+/* The rest of the OpenCL C library, from libdevice and libclc; every
+ * function but the kernels made internal (opencl_library.c). */
+bool gac_ptx_link_opencl_library(LLVMModuleRef mod, bool fast_math, gac_diag *diag);
 
 /* Removes each barrier after which every path meets another barrier before
  * any memory access (redundant_barriers.c); returns how many. */

@@ -46,6 +46,9 @@ static void usage(FILE *out) {
         "                      llvm-spirv-15 -r, LLVM 19's NVPTX backend (docs/PTX.md).\n"
         "  --sm=80|90          The PTX target: cp.async groups (80, default) or also\n"
         "                      bulk copies on mbarriers (90).\n"
+        "  --fast-relaxed-math With --emit=ptx: the kernels were built with\n"
+        "                      -cl-fast-relaxed-math (libdevice's fast math, denormals\n"
+        "                      flushed).\n"
         "  --help              Show this help.\n"
         "  --version           Show the version.\n"
         "\n"
@@ -96,6 +99,7 @@ int main(int argc, char **argv) {
   const char *input = NULL, *output = NULL;
   bool validate = false, print = false, core = true, emit_ptx = false, skip_validation = false;
   unsigned sm = 80;
+  bool fast_math = false;
   int target_env = -1;
   pass_request passes[MAX_PASSES];
   unsigned num_passes = 0;
@@ -124,6 +128,8 @@ int main(int argc, char **argv) {
       emit_ptx = true;
     } else if (strncmp(a, "--emit=", 7) == 0) {
       return usage_error("unknown output kind '%s' (ptx is the one)", a + 7);
+    } else if (strcmp(a, "--fast-relaxed-math") == 0) {
+      fast_math = true;
     } else if (strncmp(a, "--sm=", 5) == 0) {
       if (strcmp(a + 5, "80") != 0 && strcmp(a + 5, "90") != 0)
         return usage_error("--sm=%s: expected 80 or 90", a + 5);
@@ -211,7 +217,7 @@ int main(int argc, char **argv) {
   if (emit_ptx) {
     char *ptx;
     size_t ptx_size;
-    gac_ptx_options popts = {.sm = sm};
+    gac_ptx_options popts = {.sm = sm, .fast_relaxed_math = fast_math};
     ok = gac_emit_ptx(m, &popts, &ptx, &ptx_size, &diag);
     if (!report(&diag, source) || !ok || !write_file_atomic(output, ptx, ptx_size))
       status = EXIT_INVALID;

@@ -25,3 +25,7 @@ config.substitutions.append(("%clang-spir", "clang-15 -cc1 -triple spir64-unknow
                              "-emit-llvm-bc -finclude-default-header -include %s -no-opaque-pointers -O2" %
                              os.path.join(config.test_source_root, "..", "..", "include", "gac", "cl",
                                           "extended_async_copies.h")))
+# CUDA's libdevice, where the machine has the CUDA toolkit (the PTX path's
+# math; without it libclc's serves).
+if os.path.exists(os.environ.get("GAC_LIBDEVICE") or "/usr/local/cuda/nvvm/libdevice/libdevice.10.bc"):
+    config.available_features.add("libdevice")
