@@ -1,9 +1,12 @@
 /* The corpus table and the run of one entry: inputs from the generators,
  * the host reference, the device's run, the comparison, the table's rows
  * and the saved outputs that `gac-corpus compare` reads. */
+#define _POSIX_C_SOURCE 200809L
 #include "corpus.h"
 
+#include <errno.h>
 #include <math.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,19 +114,20 @@ static void output_file(char *file, size_t len, const char *dir, const corpus_en
   snprintf(file, len, "%s/%s.%s.%s.out", dir, e->name, gac_corpus_variants[variant], path);
 }
 
-static void save_outputs(const char *dir, const corpus_entry *e, unsigned variant, const char *path,
-                         const buffers *b) {
+static bool save_outputs(const char *dir, const corpus_entry *e, unsigned variant, const char *path,
+                         const buffers *b, char *why, size_t why_len) {
   char file[1024];
   output_file(file, sizeof file, dir, e, variant, path);
   FILE *f = fopen(file, "wb");
-  if (!f) {
-    fprintf(stderr, "gac-corpus: cannot write %s\n", file);
-    return;
-  }
-  for (unsigned i = 0; i < b->n; i++)
+  bool ok = f != NULL;
+  for (unsigned i = 0; ok && i < b->n; i++)
     if (b->dev[i].kind == CA_OUT)
-      fwrite(b->dev[i].host, 1, b->dev[i].size, f);
-  fclose(f);
+      ok = fwrite(b->dev[i].host, 1, b->dev[i].size, f) == b->dev[i].size;
+  if (f)
+    ok = fclose(f) == 0 && ok;
+  if (!ok)
+    snprintf(why, why_len, "cannot write %.900s", file);
+  return ok;
 }
 
 /* Runs one entry in one variant: true if its outputs match the reference. */
@@ -141,10 +145,11 @@ static bool run_entry(const corpus_backend *be, const corpus_entry *e, unsigned 
   buffers b;
   buffers_make(e, &b);
   e->spec->reference(b.ref);
-  bool ok = be->run(be->self, k, e->spec, b.dev, why, why_len);
-  if (ok && save_dir)
-    save_outputs(save_dir, e, variant, be->path, &b);
-  ok = ok && compare_outputs(e, &b, max_err, why, why_len);
+  bool ran = be->run(be->self, k, e->spec, b.dev, why, why_len);
+  bool ok = ran && compare_outputs(e, &b, max_err, why, why_len);
+  /* Saved even when they differ: the comparison of paths reports that too. */
+  if (ran && save_dir && !save_outputs(save_dir, e, variant, be->path, &b, why, why_len))
+    ok = false;
   buffers_free(&b);
   be->release(be->self, k);
   return ok;
@@ -157,6 +162,8 @@ static bool selected(const corpus_entry *e) {
 
 unsigned gac_corpus_run(const corpus_backend *be, const char *save_dir) {
   unsigned passed = 0, failed = 0, xfailed = 0;
+  if (save_dir && mkdir(save_dir, 0777) != 0 && errno != EEXIST)
+    fprintf(stderr, "gac-corpus: cannot make %s\n", save_dir);
   printf("%-24s %-6s %-6s %-6s %s\n", "kernel", "variant", "path", "result", "max error");
   for (size_t i = 0; i < gac_corpus_size; i++) {
     const corpus_entry *e = &gac_corpus[i];
