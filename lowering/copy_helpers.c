@@ -6,9 +6,11 @@
  * A class is what the loop's code depends on beyond operand values: the
  * instruction (2D2D or 3D3D: the dimensionality), the storage classes of
  * source and destination (the direction, and the pointer types), and the
- * element size when it is a constant (then the helper has it as a constant,
- * and its byte arithmetic folds). The addressing model is the module's, so
- * one per module. The other operands, the Event included, are parameters,
+ * element size and elements per line where they are constants: the helper
+ * has them as constants, as the inlined copy does, so its byte arithmetic
+ * folds and a constant line size leaves out the unit widths it rules out
+ * (a 37-byte line: the byte loop only). The addressing model is the
+ * module's, so one per module. The other operands, the Event included, are parameters,
  * in the instruction's operand order; the helper returns the event the
  * inlined copy would have, and the call takes the copy's result id, so
  * every use of the event (waits, OpPhi, later copies' Event) is unchanged.
@@ -31,6 +33,7 @@ typedef struct copy_class {
   gac_async_copy_op op;
   uint32_t src_sc, dst_sc;
   uint64_t bytes_per_element; /* a constant element size, or 0: a parameter */
+  uint64_t per_line;          /* a constant number of elements per line, or 0 */
   size_t copies;              /* in the module, counted before lowering */
   uint32_t function;          /* the helper, 0 until its first call */
   uint32_t src_ptr, dst_ptr;  /* its pointer parameters' types (uchar pointers) */
@@ -75,9 +78,12 @@ static copy_class *class_of(copy_helpers *H, const gac_async_copy *k) {
     return NULL;
   if (!lower_known(H->L, k->num_bytes_per_element, &c.bytes_per_element))
     c.bytes_per_element = 0;
+  if (!lower_known(H->L, k->num_elements_per_line, &c.per_line))
+    c.per_line = 0;
   for (size_t i = 0; i < H->num; i++) {
     copy_class *o = &H->classes[i];
-    if (o->op == c.op && o->src_sc == c.src_sc && o->dst_sc == c.dst_sc && o->bytes_per_element == c.bytes_per_element)
+    if (o->op == c.op && o->src_sc == c.src_sc && o->dst_sc == c.dst_sc &&
+        o->bytes_per_element == c.bytes_per_element && o->per_line == c.per_line)
       return o;
   }
   if (H->num == H->cap) {
@@ -119,7 +125,8 @@ static const char *space_name(uint32_t sc) {
 
 /* Whether operand o of the set's instruction is fixed by class c. */
 static bool fixed_by_class(const copy_class *c, const gac_async_copy_operand_info *o) {
-  return c->bytes_per_element && o->field == offsetof(gac_async_copy, num_bytes_per_element);
+  return (c->bytes_per_element && o->field == offsetof(gac_async_copy, num_bytes_per_element)) ||
+         (c->per_line && o->field == offsetof(gac_async_copy, num_elements_per_line));
 }
 
 /* The helper of class c: OpFunction returning the event, a parameter per
@@ -157,11 +164,13 @@ static void make_helper(copy_helpers *H, copy_class *c, const gac_async_copy *li
   gac_builder r = gac_builder_at_end(m, &exit->insts);
   gac_build_ops(&r, SpvOpReturnValue, 0, 0, GAC_ID(event));
 
-  char name[64];
+  char name[96];
   snprintf(name, sizeof name, "gac.copy.%s.%s.to.%s", c->op == GAC_GROUP_ASYNC_COPY_3D3D ? "3d" : "2d",
            space_name(c->src_sc), space_name(c->dst_sc));
   if (c->bytes_per_element)
     snprintf(name + strlen(name), sizeof name - strlen(name), ".e%llu", (unsigned long long)c->bytes_per_element);
+  if (c->per_line)
+    snprintf(name + strlen(name), sizeof name - strlen(name), ".n%llu", (unsigned long long)c->per_line);
   gac_builder d = gac_builder_at_end(m, &m->sections[GAC_SECTION_DEBUG_NAME]);
   gac_build_ops(&d, SpvOpName, 0, 0, GAC_ID(c->function), GAC_STR(name));
 }
