@@ -11,4 +11,8 @@ mkdir -p "$dest/ptx" "$dest/src/conformance/cuda" "$dest/src/bench/cuda"
 cp "$build"/device/*.ptx "$dest/ptx/"
 cp "$root"/conformance/suite.[ch] "$dest/src/conformance/"
 cp "$root"/conformance/cuda/runner.c "$dest/src/conformance/cuda/"
+# The kernel corpus: conformance/corpus/device_run.sh DEST/ptx/corpus OUT.
+mkdir -p "$dest/ptx/corpus" "$dest/src/conformance/corpus"
+cp "$build"/device/corpus/* "$dest/ptx/corpus/"
+cp "$root"/conformance/corpus/{*.c,*.h,kernels.def,device_run.sh} "$dest/src/conformance/corpus/"
 cp "$root"/bench/cuda/{bench.cu,compute.cu,cuda_bench.h,device_run.sh,profile.sh,sass_loops.awk} "$dest/src/bench/cuda/"
