@@ -23,6 +23,15 @@ if [ "$only" != compute ]; then
     grep -E '^[0-9]+ passed, [0-9]+ failed' "$out/conformance-sm$sm.txt" | sed "s/^/sm_$sm: /" ||
       tail -n 5 "$out/conformance-sm$sm.txt"
   done
+  # The OpenCL C library of the PTX path: every math function against the
+  # OpenCL ULP bounds (conformance/math), as built and with fast math.
+  gcc -std=c17 -O2 -Wall -Wextra -I"$cuda/include" "$root/conformance/math/math_cuda.c" \
+    "$root/conformance/math/math_suite.c" -L"$cuda/lib64/stubs" -lcuda -lm -o "$out/gac-math-cuda" || exit 1
+  # libclc 19's rootn(FLT_MIN, 1) is 0 on NVPTX (docs/PTX.md): known.
+  timeout 120 "$out/gac-math-cuda" "$ptx"/math.sm80.ptx --known=f_rootn > "$out/math.txt" 2>&1 || status=1
+  timeout 120 "$out/gac-math-cuda" "$ptx"/math-fast.sm80.ptx --fast > "$out/math-fast.txt" 2>&1 || status=1
+  tail -n 1 "$out/math.txt" "$out/math-fast.txt"
+  rm -f "$out/gac-math-cuda"
   timeout 120 "$out/gac-bench-cuda" "$ptx"/tile_copy.sm80.ptx "$ptx"/tile_copy.sm90.ptx > "$out/bench.txt" 2>&1 || status=1
   cat "$out/bench.txt"
   rm -f "$out/gac-conformance-cuda" "$out/gac-bench-cuda"

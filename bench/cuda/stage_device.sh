@@ -7,7 +7,7 @@ set -euo pipefail
 build=$1 dest=$2
 root=$(cd "$(dirname "$0")/../.." && pwd)
 rm -rf "$dest"
-mkdir -p "$dest/ptx" "$dest/src/conformance/cuda" "$dest/src/bench/cuda"
+mkdir -p "$dest/ptx" "$dest/src/conformance/cuda" "$dest/src/conformance/math" "$dest/src/bench/cuda"
 cp "$build"/device/*.ptx "$dest/ptx/"
 cp "$root"/conformance/suite.[ch] "$dest/src/conformance/"
 cp "$root"/conformance/cuda/runner.c "$dest/src/conformance/cuda/"
@@ -15,4 +15,5 @@ cp "$root"/conformance/cuda/runner.c "$dest/src/conformance/cuda/"
 mkdir -p "$dest/ptx/corpus" "$dest/src/conformance/corpus"
 cp "$build"/device/corpus/* "$dest/ptx/corpus/"
 cp "$root"/conformance/corpus/{*.c,*.h,kernels.def,device_run.sh} "$dest/src/conformance/corpus/"
+cp "$root"/conformance/math/{math_cuda.c,math_suite.c,math_suite.h,math_functions.h} "$dest/src/conformance/math/"
 cp "$root"/bench/cuda/{bench.cu,compute.cu,cuda_bench.h,device_run.sh,profile.sh,sass_loops.awk} "$dest/src/bench/cuda/"

@@ -1,0 +1,107 @@
+/* gac-math-opencl: the math accuracy suite (math_suite.h) on the first
+ * OpenCL device, from math.cl's source. Under CTest it runs through gac's
+ * layer on PoCL: the references, domains and bounds that judge the PTX path
+ * on a GPU are themselves checked against a CPU implementation.
+ *
+ * Usage: gac-math-opencl DIR [--fast] [--known=K1,K2...]   (DIR holds math.cl) */
+#define CL_TARGET_OPENCL_VERSION 120
+#include <CL/cl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "math_suite.h"
+
+typedef struct ocl {
+  cl_context context;
+  cl_command_queue queue;
+  cl_program program;
+} ocl;
+
+static bool run(void *self, const char *name, unsigned arity, const void *const *in, const size_t *in_size, void *out,
+                size_t out_size, size_t n, char *why, size_t why_len) {
+  ocl *o = self;
+  cl_int err;
+  cl_kernel k = clCreateKernel(o->program, name, &err);
+  if (err != CL_SUCCESS) {
+    snprintf(why, why_len, "clCreateKernel(%s): %d", name, err);
+    return false;
+  }
+  cl_mem mem[3] = {0};
+  for (unsigned i = 0; i < arity && err == CL_SUCCESS; i++) {
+    mem[i] = clCreateBuffer(o->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, in_size[i] * n, (void *)in[i], &err);
+    if (err == CL_SUCCESS)
+      err = clSetKernelArg(k, i, sizeof mem[i], &mem[i]);
+  }
+  if (err == CL_SUCCESS)
+    mem[arity] = clCreateBuffer(o->context, CL_MEM_WRITE_ONLY, out_size * n, NULL, &err);
+  if (err == CL_SUCCESS)
+    err = clSetKernelArg(k, arity, sizeof mem[arity], &mem[arity]);
+  size_t local = 64;
+  if (err == CL_SUCCESS)
+    err = clEnqueueNDRangeKernel(o->queue, k, 1, NULL, &n, &local, 0, NULL, NULL);
+  if (err == CL_SUCCESS)
+    err = clEnqueueReadBuffer(o->queue, mem[arity], CL_TRUE, 0, out_size * n, out, 0, NULL, NULL);
+  if (err != CL_SUCCESS)
+    snprintf(why, why_len, "running %s: OpenCL error %d", name, err);
+  for (unsigned i = 0; i <= arity; i++)
+    if (mem[i])
+      clReleaseMemObject(mem[i]);
+  clReleaseKernel(k);
+  return err == CL_SUCCESS;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    fprintf(stderr, "usage: %s DIR [--fast]\n", argv[0]);
+    return 2;
+  }
+  bool fast = false;
+  const char *known = NULL;
+  for (int i = 2; i < argc; i++)
+    if (strcmp(argv[i], "--fast") == 0)
+      fast = true;
+    else if (strncmp(argv[i], "--known=", 8) == 0)
+      known = argv[i] + 8;
+  char path[4096];
+  snprintf(path, sizeof path, "%s/math.cl", argv[1]);
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    fprintf(stderr, "cannot read %s\n", path);
+    return 2;
+  }
+  static char source[1 << 16];
+  size_t len = fread(source, 1, sizeof source - 1, f);
+  fclose(f);
+  source[len] = '\0';
+  cl_platform_id platform;
+  cl_device_id device;
+  cl_int err = clGetPlatformIDs(1, &platform, NULL);
+  if (err == CL_SUCCESS)
+    err = clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, NULL);
+  if (err != CL_SUCCESS) {
+    fprintf(stderr, "no OpenCL device (%d)\n", err);
+    return 2;
+  }
+  cl_device_fp_config fp64 = 0;
+  clGetDeviceInfo(device, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp64, &fp64, NULL);
+  ocl o = {0};
+  o.context = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
+  o.queue = clCreateCommandQueue(o.context, device, 0, &err);
+  const char *text = source;
+  o.program = clCreateProgramWithSource(o.context, 1, &text, NULL, &err);
+  char options[4200];
+  snprintf(options, sizeof options, "-I %s%s", argv[1], fast ? " -cl-fast-relaxed-math" : "");
+  err = clBuildProgram(o.program, 1, &device, options, NULL, NULL);
+  if (err != CL_SUCCESS) {
+    static char log[1 << 16];
+    clGetProgramBuildInfo(o.program, device, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
+    fprintf(stderr, "clBuildProgram: %d\n%s\n", err, log);
+    return 1;
+  }
+  unsigned failed = math_suite_run(run, &o, fast, fp64 != 0, known, stdout);
+  clReleaseProgram(o.program);
+  clReleaseCommandQueue(o.queue);
+  clReleaseContext(o.context);
+  return failed ? 1 : 0;
+}
