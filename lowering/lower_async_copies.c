@@ -22,6 +22,10 @@
  *              queues become cp.async groups (lower_async_ptx.c); events
  *              are then dead: a copy's result is its Event operand.
  *
+ * helpers=auto|always|never (lines, cooperative, serial): the copies of one
+ * class call one helper function per module instead of an inlined loop
+ * each (copy_helpers.c); auto inlines a copy alone in its class.
+ *
  * Both keep the spec's semantics: the whole work-group performs the copy,
  * operands may be runtime values, a copy may sit in any block, and copies may
  * share one event. */
@@ -635,9 +639,6 @@ static uint32_t helper_body(gac_lowering *L, const gac_async_copy *k, gac_block 
   return strat == STRATEGY_LINES ? lower_lines(L, &p, entry, exit) : lower_cooperative(L, &p, entry, exit, strat);
 }
 
-/* The default is cooperative: it was faster than lines on PoCL over most
- * shapes of bench/pocl (docs/LOWERING.md), and it is the one that spreads
- * the work on a device whose work-items run in parallel. */
 static const struct {
   const char *text;
   int strategy, helpers; /* -1: not this option */
@@ -648,7 +649,10 @@ static const struct {
     {"helpers=never", -1, COPY_HELPERS_NEVER},
 };
 
-/* opencl[,strategy=S][,helpers=H] or ptx[,sm=80|90]. */
+/* opencl[,strategy=S][,helpers=H] or ptx[,sm=80|90]. The default is
+ * cooperative: it was faster than lines on PoCL over most shapes of
+ * bench/pocl (docs/LOWERING.md), and it is the one that spreads the work on
+ * a device whose work-items run in parallel. */
 static bool parse_arg(const char *arg, strategy *s, bool *sm90, copy_helper_mode *helpers, gac_diag *diag) {
   *s = STRATEGY_COOPERATIVE;
   *helpers = COPY_HELPERS_AUTO;

@@ -27,8 +27,9 @@ static const gac_pass_info passes[] = {
      "include/gac/cl/extended_async_copies.h) into GroupAsyncCopy2D2D/3D3D",
      gac_raise_async_copies, false},
     {"lower-async-copies",
-     "=opencl[,strategy=lines|cooperative|serial|late]: lower GroupAsyncCopy2D2D/3D3D to core SPIR-V for OpenCL "
-     "(late: copies land only at their waits, for testing); "
+     "=opencl[,strategy=lines|cooperative|serial|late][,helpers=auto|always|never]: lower GroupAsyncCopy2D2D/3D3D "
+     "to core SPIR-V for OpenCL (late: copies land only at their waits, for testing; helpers: copies of a class "
+     "call one function per module, docs/LOWERING.md); "
      "=ptx: to cp.async calls and group waits for the PTX path (docs/PTX.md)",
      gac_lower_async_copies, false},
     {"lower-async-queues",
