@@ -1,6 +1,6 @@
 /* gac-math-cuda: the math accuracy suite (math_suite.h) on an NVIDIA GPU,
  * from the PTX that gac-opt --emit=ptx made of math.cl: the OpenCL C
- * library of the PTX path (libdevice and libclc, ptx/opencl_library.c)
+ * library of the PTX path (libdevice and libclc, lowering/ptx/opencl_library.c)
  * judged by the same references and bounds as any OpenCL device.
  *
  * Usage: gac-math-cuda MATH.PTX [--fast] [--known=K1,K2...] */

@@ -1,4 +1,4 @@
-// The OpenCL C library on the PTX path (ptx/opencl_library.c): libclc's
+// The OpenCL C library on the PTX path (lowering/ptx/opencl_library.c): libclc's
 // NVPTX functions linked for what the kernel calls (and nothing else),
 // OpenCL 1.x atomics of every width as relaxed LLVM atomics, printf as
 // CUDA's vprintf with a buffer of the promoted arguments; every linked

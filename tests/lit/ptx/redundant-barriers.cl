@@ -1,5 +1,5 @@
 // A barrier is removed when every path from it meets another barrier before
-// any memory access or the kernel's end (ptx/redundant_barriers.c); cp.async
+// any memory access or the kernel's end (lowering/ptx/redundant_barriers.c); cp.async
 // waits and commits may lie between. -O0 keeps the shapes as written.
 // RUN: clang-15 -cc1 -triple spir64-unknown-unknown -cl-std=CL1.2 -emit-llvm-bc -finclude-default-header -include %gac-include/gac/cl/extended_async_copies.h -no-opaque-pointers -O0 %s -o %t.bc
 // RUN: llvm-spirv-15 %t.bc -o %t.spv

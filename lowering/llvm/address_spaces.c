@@ -1,16 +1,21 @@
-/* SPIR 1.2 address spaces to NVPTX ones, in the module's values and in the
- * mangled names of the functions it calls:
+/* SPIR 1.2 address spaces to a GPU target's, in the module's values and in
+ * the mangled names of the functions it calls (as clang and libclc use them
+ * for OpenCL on NVPTX and AMDGPU):
  *
- *   SPIR               NVPTX (as clang and libclc use them for OpenCL)
- *   0 private          0 (allocas; NVPTX lowers them to .local)
- *   1 global           1 global
- *   2 constant         1 global: a __constant kernel argument points into a
- *                      buffer the host made, so it cannot be the .const
- *                      bank, and a helper taking __constant pointers may get
- *                      both tables and arguments; so tables go to .global
- *                      too (read-only, initialised)
- *   3 local            3 shared
- *   4 generic          0 generic
+ *   SPIR               NVPTX                      AMDGPU
+ *   0 private          0 (allocas; NVPTX lowers   0 (flat; allocas move to 5,
+ *                      them to .local)              amdgcn/private.c)
+ *   1 global           1 global                   1 global
+ *   2 constant         1 global (a)               4 constant (b)
+ *   3 local            3 shared                   3 LDS
+ *   4 generic          0 generic                  0 flat
+ *
+ * (a) a __constant kernel argument points into a buffer the host made, so
+ *     it cannot be the .const bank, and a helper taking __constant pointers
+ *     may get both tables and arguments; so tables go to .global too
+ *     (read-only, initialised).
+ * (b) AMDGPU's constant space is global memory that is read-only: scalar
+ *     loads where the address is uniform.
  *
  * LLVM's C API cannot change the type of a value, and an address space is
  * part of a pointer's type; rebuilding every function with new types is
@@ -26,7 +31,7 @@
 
 #include <llvm-c/IRReader.h>
 
-#include "ptx_internal.h"
+#include "llvm_gpu.h"
 
 typedef struct text {
   char *s;
@@ -71,7 +76,10 @@ static bool is_noop_cast(const char *s) {
 
 /* Renames in one pass; a renamed cast is examined once the whole line is
  * renamed, so lines are renamed first and their casts fixed after. */
-static void rename_line(text *out, const char *s, size_t n) {
+static void rename_line(text *out, const char *s, size_t n, unsigned constant_as) {
+  char space[32], mangled[16];
+  snprintf(space, sizeof space, "addrspace(%u)", constant_as);
+  snprintf(mangled, sizeof mangled, "PU3AS%u", constant_as);
   size_t i = 0;
   while (i < n) {
     if (s[i] == '"') {
@@ -82,13 +90,13 @@ static void rename_line(text *out, const char *s, size_t n) {
     } else if (starts(s + i, " addrspace(4)")) {
       i += strlen(" addrspace(4)"); /* generic: the default space */
     } else if (starts(s + i, "addrspace(2)")) {
-      put(out, "addrspace(1)", strlen("addrspace(1)"));
+      put(out, space, strlen(space));
       i += strlen("addrspace(2)");
     } else if (starts(s + i, "PU3AS4")) {
       put(out, "P", 1);
       i += strlen("PU3AS4");
     } else if (starts(s + i, "PU3AS2")) {
-      put(out, "PU3AS1", strlen("PU3AS1"));
+      put(out, mangled, strlen(mangled));
       i += strlen("PU3AS2");
     } else {
       put(out, s + i, 1);
@@ -108,7 +116,7 @@ static void put_line(text *out, const char *line) {
   put(out, p, strlen(p));
 }
 
-static char *rename_address_spaces(const char *in) {
+static char *rename_address_spaces(const char *in, unsigned constant_as) {
   text out = {0}, line = {0};
   put(&out, "", 0);
   for (const char *s = in; *s;) {
@@ -116,7 +124,7 @@ static char *rename_address_spaces(const char *in) {
     size_t n = eol ? (size_t)(eol - s) + 1 : strlen(s);
     line.len = 0;
     put(&line, "", 0);
-    rename_line(&line, s, n);
+    rename_line(&line, s, n, constant_as);
     put_line(&out, line.s);
     s += n;
   }
@@ -124,18 +132,18 @@ static char *rename_address_spaces(const char *in) {
   return out.s;
 }
 
-bool gac_ptx_retarget_address_spaces(LLVMModuleRef *mod, gac_diag *diag) {
+bool gac_gpu_retarget_address_spaces(LLVMModuleRef *mod, unsigned constant_as, gac_diag *diag) {
   LLVMContextRef c = LLVMGetModuleContext(*mod);
   char *in = LLVMPrintModuleToString(*mod);
-  char *renamed = rename_address_spaces(in);
+  char *renamed = rename_address_spaces(in, constant_as);
   LLVMDisposeMessage(in);
-  LLVMMemoryBufferRef buffer = LLVMCreateMemoryBufferWithMemoryRangeCopy(renamed, strlen(renamed), "nvptx");
+  LLVMMemoryBufferRef buffer = LLVMCreateMemoryBufferWithMemoryRangeCopy(renamed, strlen(renamed), "retargeted");
   free(renamed);
   LLVMModuleRef out = NULL;
   char *error = NULL;
   if (LLVMParseIRInContext(c, buffer, &out, &error)) { /* takes the buffer */
-    gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "ptx.internal",
-                 "internal error: the module with NVPTX address spaces does not parse: %s",
+    gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "gpu.internal",
+                 "internal error: the module with the target's address spaces does not parse: %s",
                  error ? error : "(no message)");
     LLVMDisposeMessage(error);
     return false;

@@ -1,17 +1,17 @@
-/* SPIR 1.2 bitcode (llvm-spirv-15 -r) to PTX with LLVM 19's C API, as
- * PoCL's CUDA backend retargets SPIR:
- *  - triple nvptx64-nvidia-cuda and the NVPTX data layout;
+/* SPIR 1.2 bitcode (llvm-spirv-15 -r) to a GPU target with LLVM 19's C API
+ * (llvm_gpu.h), as PoCL's CUDA backend retargets SPIR:
+ *  - the target's triple and data layout;
  *  - address spaces renamed (address_spaces.c): SPIR global (1) and local
- *    (3) are NVPTX global and shared; private (0) stays for allocas (NVPTX
- *    lowers them); constant (2) becomes global, generic (4) generic (0);
- *  - spir_kernel -> ptx_kernel plus nvvm.annotations "kernel", spir_func -> C;
+ *    (3) are the targets' global and shared/LDS; private (0) stays for
+ *    allocas, generic (4) becomes generic (0), constant (2) what the target
+ *    says;
+ *  - spir_kernel -> the target's kernel convention, spir_func -> C;
  *  - local-pointer kernel parameters become u64 byte offsets into one
- *    dynamic shared array (CUDA has no per-argument shared allocations): the
- *    kernel becomes a wrapper that computes the pointers and calls the
- *    original body, which is inlined;
- *  - builtins from nvvm_builtins.c, the OpenCL C library from libdevice and
- *    libclc (opencl_library.c); then default<O3>, the removal of
- *    redundant barriers (redundant_barriers.c) and the NVPTX printer. */
+ *    dynamic shared array (CUDA and HIP have one per launch): the kernel
+ *    becomes a wrapper that computes the pointers and calls the original
+ *    body, which is inlined;
+ *  - the target's builtins and OpenCL C library; then default<O3> and the
+ *    target's code generator. */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
 #include <stdio.h>
@@ -26,9 +26,11 @@
 #include <llvm-c/TargetMachine.h>
 #include <llvm-c/Transforms/PassBuilder.h>
 
-#include "ptx_internal.h"
+#include <llvm-c/BitReader.h>
+#include <llvm-c/Linker.h>
 
-#define TRIPLE "nvptx64-nvidia-cuda"
+#include "llvm_gpu.h"
+
 #define LOCAL_ARRAY "__gac_local" /* the dynamic shared memory of a launch */
 
 enum { SPIR_LOCAL = 3 };
@@ -40,13 +42,6 @@ static void llvm_error(gac_diag *diag, const char *rule, const char *what, char 
 
 static bool is_pointer_in(LLVMTypeRef t, unsigned as) {
   return LLVMGetTypeKind(t) == LLVMPointerTypeKind && LLVMGetPointerAddressSpace(t) == as;
-}
-
-static void annotate_kernel(LLVMModuleRef mod, LLVMValueRef f) {
-  LLVMContextRef c = LLVMGetModuleContext(mod);
-  LLVMMetadataRef md[3] = {LLVMValueAsMetadata(f), LLVMMDStringInContext2(c, "kernel", 6),
-                           LLVMValueAsMetadata(LLVMConstInt(LLVMInt32TypeInContext(c), 1, 0))};
-  LLVMAddNamedMetadataOperand(mod, "nvvm.annotations", LLVMMetadataAsValue(c, LLVMMDNodeInContext2(c, md, 3)));
 }
 
 /* Kernel `body` with local-pointer parameters: a new kernel of its name
@@ -103,7 +98,7 @@ static void align_local_arrays(LLVMModuleRef mod) {
 }
 
 /* Calling conventions, kernels and their local parameters. */
-static void retarget_functions(LLVMModuleRef mod) {
+static void retarget_functions(const gac_gpu_target *t, LLVMModuleRef mod) {
   LLVMContextRef c = LLVMGetModuleContext(mod);
   LLVMValueRef local_array = NULL;
   unsigned num_kernels = 0;
@@ -135,8 +130,9 @@ static void retarget_functions(LLVMModuleRef mod) {
       }
       f = wrap_local_params(mod, f, local_array);
     }
-    LLVMSetFunctionCallConv(f, LLVMPTXKernelCallConv);
-    annotate_kernel(mod, f);
+    LLVMSetFunctionCallConv(f, t->kernel_cc);
+    if (t->annotate_kernel)
+      t->annotate_kernel(mod, f);
   }
   free(kernels);
 }
@@ -163,31 +159,98 @@ static void set_llvm_options(void) {
   char *save = NULL;
   for (char *tok = strtok_r(copy, " ", &save); tok && argc < 16; tok = strtok_r(NULL, " ", &save))
     argv[argc++] = tok;
-  LLVMParseCommandLineOptions(argc, argv, "gac: LLVM options for the PTX path");
+  LLVMParseCommandLineOptions(argc, argv, "gac: LLVM options for the GPU paths");
 }
 
-static LLVMTargetMachineRef target_machine(unsigned sm, gac_diag *diag) {
-  static pthread_once_t options_once = PTHREAD_ONCE_INIT;
-  pthread_once(&options_once, set_llvm_options);
-  LLVMInitializeNVPTXTargetInfo();
-  LLVMInitializeNVPTXTarget();
-  LLVMInitializeNVPTXTargetMC();
-  LLVMInitializeNVPTXAsmPrinter();
-  LLVMTargetRef target;
+void gac_gpu_set_llvm_options(void) {
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  pthread_once(&once, set_llvm_options);
+}
+
+const char *gac_gpu_path(const char *name, const char *fallback) {
+  const char *p = getenv(name);
+  return p && *p ? p : fallback;
+}
+
+static char *rule_name(const gac_gpu_target *t, const char *what, char *buf, size_t n) {
+  snprintf(buf, n, "%s.%s", t->rule, what);
+  return buf;
+}
+
+bool gac_gpu_link_library(LLVMModuleRef mod, const char *path, const char *what, const char *rule, gac_diag *diag) {
+  char r[64];
+  snprintf(r, sizeof r, "%s.library", rule);
+  LLVMMemoryBufferRef buffer;
   char *error = NULL;
-  if (LLVMGetTargetFromTriple(TRIPLE, &target, &error)) {
-    llvm_error(diag, "ptx.target", "LLVM has no NVPTX target", error);
-    return NULL;
+  if (LLVMCreateMemoryBufferWithContentsOfFile(path, &buffer, &error)) {
+    gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, r, "cannot read %s (%s): %s", what, path,
+                 error ? error : "(no message)");
+    LLVMDisposeMessage(error);
+    return false;
   }
-  /* PTX 7.8 runs on every driver that knows sm_80; bulk copies need 8.0. */
-  return LLVMCreateTargetMachine(target, TRIPLE, sm == 90 ? "sm_90" : "sm_80", sm == 90 ? "+ptx80" : "+ptx78",
-                                 LLVMCodeGenLevelAggressive, LLVMRelocDefault, LLVMCodeModelDefault);
+  LLVMModuleRef lib = NULL;
+  if (LLVMGetBitcodeModuleInContext2(LLVMGetModuleContext(mod), buffer, &lib)) { /* takes the buffer */
+    gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, r, "%s (%s) is not LLVM 19 bitcode", what, path);
+    return false;
+  }
+  /* External functions (libdevice's) as linkonce ones: the linker then
+   * takes only those mod calls (a lazy module's bodies are not yet read). */
+  for (LLVMValueRef f = LLVMGetFirstFunction(lib); f; f = LLVMGetNextFunction(f))
+    if (LLVMGetLinkage(f) == LLVMExternalLinkage && !LLVMIsDeclaration(f))
+      LLVMSetLinkage(f, LLVMLinkOnceODRLinkage);
+  for (LLVMValueRef g = LLVMGetFirstGlobal(lib); g; g = LLVMGetNextGlobal(g))
+    if (LLVMGetLinkage(g) == LLVMExternalLinkage && !LLVMIsDeclaration(g))
+      LLVMSetLinkage(g, LLVMLinkOnceODRLinkage);
+  LLVMSetTarget(lib, LLVMGetTarget(mod));
+  LLVMSetDataLayout(lib, LLVMGetDataLayoutStr(mod));
+  if (LLVMLinkModules2(mod, lib)) { /* destroys lib */
+    gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, r, "linking %s (%s) failed", what, path);
+    return false;
+  }
+  return true;
 }
 
-bool gac_ptx_from_bitcode(const void *bitcode, size_t size, const gac_ptx_options *options, char **ptx,
-                          size_t *ptx_size, gac_diag *diag) {
-  *ptx = NULL;
-  LLVMTargetMachineRef tm = target_machine(options->sm, diag);
+static bool is_external(LLVMValueRef f, const char *const *external) {
+  const char *name = LLVMGetValueName(f);
+  if (strncmp(name, "llvm.", 5) == 0)
+    return true;
+  for (const char *const *e = external; e && *e; e++)
+    if (strcmp(name, *e) == 0)
+      return true;
+  return false;
+}
+
+bool gac_gpu_resolve(LLVMModuleRef mod, LLVMCallConv kernel_cc, const char *const *external, const char *rule,
+                     const char *target_name, gac_diag *diag) {
+  bool ok = true;
+  char r[64];
+  snprintf(r, sizeof r, "%s.builtin", rule);
+  for (LLVMValueRef f = LLVMGetFirstFunction(mod); f; f = LLVMGetNextFunction(f)) {
+    if (LLVMIsDeclaration(f)) {
+      if (!is_external(f, external) && LLVMGetFirstUse(f)) {
+        gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, r,
+                     "the module calls %s, which the %s path does not provide (not an OpenCL C builtin that "
+                     "its library defines, nor a function of the module)",
+                     LLVMGetValueName(f), target_name);
+        ok = false;
+      }
+    } else if (LLVMGetFunctionCallConv(f) != kernel_cc) {
+      LLVMSetLinkage(f, LLVMInternalLinkage);
+    }
+  }
+  for (LLVMValueRef g = LLVMGetFirstGlobal(mod); ok && g; g = LLVMGetNextGlobal(g))
+    if (!LLVMIsDeclaration(g) && LLVMGetLinkage(g) != LLVMInternalLinkage &&
+        LLVMGetLinkage(g) != LLVMPrivateLinkage)
+      LLVMSetLinkage(g, LLVMInternalLinkage);
+  return ok;
+}
+
+bool gac_gpu_from_bitcode(const gac_gpu_target *t, const void *options, const void *bitcode, size_t size,
+                          LLVMCodeGenFileType kind, char **out, size_t *out_size, gac_diag *diag) {
+  *out = NULL;
+  char r[64];
+  gac_gpu_set_llvm_options();
+  LLVMTargetMachineRef tm = t->target_machine(options, diag);
   if (!tm)
     return false;
   LLVMContextRef c = LLVMContextCreate();
@@ -196,57 +259,62 @@ bool gac_ptx_from_bitcode(const void *bitcode, size_t size, const gac_ptx_option
   bool ok = !LLVMParseBitcodeInContext2(c, in, &mod);
   LLVMDisposeMemoryBuffer(in);
   if (!ok)
-    gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "ptx.bitcode", "LLVM 19 cannot read llvm-spirv-15's bitcode");
-  ok = ok && gac_ptx_retarget_address_spaces(&mod, diag);
+    gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, rule_name(t, "bitcode", r, sizeof r),
+                 "LLVM 19 cannot read llvm-spirv-15's bitcode");
+  ok = ok && gac_gpu_retarget_address_spaces(&mod, t->constant_as, diag);
   if (ok) {
-    LLVMSetTarget(mod, TRIPLE);
+    LLVMSetTarget(mod, t->triple);
     LLVMTargetDataRef layout = LLVMCreateTargetDataLayout(tm);
     char *text = LLVMCopyStringRepOfTargetData(layout);
     LLVMSetDataLayout(mod, text);
     LLVMDisposeMessage(text);
     LLVMDisposeTargetData(layout);
-    retarget_functions(mod);
+    retarget_functions(t, mod);
     align_local_arrays(mod);
-    ok = gac_ptx_define_builtins(mod, diag) && gac_ptx_link_opencl_library(mod, options->fast_relaxed_math, diag);
+    ok = t->define_library(mod, options, diag);
   }
   char *error = NULL;
   if (ok && LLVMVerifyModule(mod, LLVMReturnStatusAction, &error)) {
-    llvm_error(diag, "ptx.internal", "internal error: the retargeted LLVM module is invalid", error);
+    llvm_error(diag, rule_name(t, "internal", r, sizeof r), "internal error: the retargeted LLVM module is invalid",
+               error);
     ok = false;
   } else if (ok) {
     LLVMDisposeMessage(error);
   }
-  /* For looking at what the optimiser gets: GAC_PTX_SAVE_IR=FILE writes the
-   * retargeted module, before any pass, as LLVM text. */
-  const char *save = getenv("GAC_PTX_SAVE_IR");
+  /* For looking at what the optimiser gets: $GAC_<TARGET>_SAVE_IR=FILE
+   * writes the retargeted module, before any pass, as LLVM text. */
+  const char *save = getenv(t->save_ir_env);
   if (ok && save && *save && LLVMPrintModuleToFile(mod, save, &error)) {
-    llvm_error(diag, "ptx.save-ir", save, error);
+    llvm_error(diag, rule_name(t, "save-ir", r, sizeof r), save, error);
     ok = false;
   }
   if (ok) {
     LLVMPassBuilderOptionsRef pass_options = LLVMCreatePassBuilderOptions();
     LLVMErrorRef e = LLVMRunPasses(mod, "default<O3>", tm, pass_options);
     LLVMDisposePassBuilderOptions(pass_options);
-    if (!e)
-      gac_ptx_remove_redundant_barriers(mod);
+    if (!e && t->after_optimize)
+      t->after_optimize(mod);
     if (e) {
       char *message = LLVMGetErrorMessage(e);
-      gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "ptx.internal", "LLVM's O3 pipeline failed: %s", message);
+      gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, rule_name(t, "internal", r, sizeof r),
+                   "LLVM's O3 pipeline failed: %s", message);
       LLVMDisposeErrorMessage(message);
       ok = false;
     }
   }
-  LLVMMemoryBufferRef out = NULL;
-  if (ok && LLVMTargetMachineEmitToMemoryBuffer(tm, mod, LLVMAssemblyFile, &error, &out)) {
-    llvm_error(diag, "ptx.codegen", "the NVPTX backend failed", error);
+  LLVMMemoryBufferRef buffer = NULL;
+  if (ok && LLVMTargetMachineEmitToMemoryBuffer(tm, mod, kind, &error, &buffer)) {
+    char what[64];
+    snprintf(what, sizeof what, "the %s backend failed", t->name);
+    llvm_error(diag, rule_name(t, "codegen", r, sizeof r), what, error);
     ok = false;
   }
   if (ok) {
-    *ptx_size = LLVMGetBufferSize(out);
-    *ptx = malloc(*ptx_size + 1);
-    memcpy(*ptx, LLVMGetBufferStart(out), *ptx_size);
-    (*ptx)[*ptx_size] = '\0';
-    LLVMDisposeMemoryBuffer(out);
+    *out_size = LLVMGetBufferSize(buffer);
+    *out = malloc(*out_size + 1);
+    memcpy(*out, LLVMGetBufferStart(buffer), *out_size);
+    (*out)[*out_size] = '\0';
+    LLVMDisposeMemoryBuffer(buffer);
   }
   if (mod)
     LLVMDisposeModule(mod);

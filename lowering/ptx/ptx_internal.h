@@ -18,16 +18,8 @@ bool gac_ptx_from_bitcode(const void *bitcode, size_t size, const gac_ptx_option
 #include <llvm-c/Core.h>
 bool gac_ptx_define_builtins(LLVMModuleRef mod, gac_diag *diag);
 
-/* SPIR 1.2 address spaces to NVPTX ones, in values and mangled names
- * (address_spaces.c); *mod is replaced. */
-bool gac_ptx_retarget_address_spaces(LLVMModuleRef *mod, gac_diag *diag);
-
 /* Calls of printf become calls of CUDA's vprintf (printf.c). */
 bool gac_ptx_lower_printf(LLVMModuleRef mod, gac_diag *diag);
-
-/* Bodies for the OpenCL 1.x atomic functions the module declares
- * (atomics.c). */
-void gac_ptx_define_atomics(LLVMModuleRef mod);
 
 /* The rest of the OpenCL C library, from libdevice and libclc; every
  * function but the kernels made internal (opencl_library.c). */

@@ -22,9 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <llvm-c/BitReader.h>
-#include <llvm-c/Linker.h>
-
+#include "llvm_gpu.h"
 #include "ptx_internal.h"
 
 #ifndef GAC_LIBCLC_NVPTX
@@ -179,39 +177,6 @@ static bool route_math(LLVMModuleRef mod, bool fast_math) {
   return any;
 }
 
-/* Links the bitcode at path into mod (lazily: only what mod uses of its
- * linkonce functions is read); the library gets mod's triple and layout. */
-static bool link_library(LLVMModuleRef mod, const char *path, const char *what, gac_diag *diag) {
-  LLVMMemoryBufferRef buffer;
-  char *error = NULL;
-  if (LLVMCreateMemoryBufferWithContentsOfFile(path, &buffer, &error)) {
-    gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "ptx.library", "cannot read %s (%s): %s", what, path,
-                 error ? error : "(no message)");
-    LLVMDisposeMessage(error);
-    return false;
-  }
-  LLVMModuleRef lib = NULL;
-  if (LLVMGetBitcodeModuleInContext2(LLVMGetModuleContext(mod), buffer, &lib)) { /* takes the buffer */
-    gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "ptx.library", "%s (%s) is not LLVM 19 bitcode", what, path);
-    return false;
-  }
-  /* libdevice's functions are external: as linkonce ones, the linker takes
-   * only those mod calls (a lazy module's bodies are not yet read). */
-  for (LLVMValueRef f = LLVMGetFirstFunction(lib); f; f = LLVMGetNextFunction(f))
-    if (LLVMGetLinkage(f) == LLVMExternalLinkage && !LLVMIsDeclaration(f))
-      LLVMSetLinkage(f, LLVMLinkOnceODRLinkage);
-  for (LLVMValueRef g = LLVMGetFirstGlobal(lib); g; g = LLVMGetNextGlobal(g))
-    if (LLVMGetLinkage(g) == LLVMExternalLinkage && !LLVMIsDeclaration(g))
-      LLVMSetLinkage(g, LLVMLinkOnceODRLinkage);
-  LLVMSetTarget(lib, LLVMGetTarget(mod));
-  LLVMSetDataLayout(lib, LLVMGetDataLayoutStr(mod));
-  if (LLVMLinkModules2(mod, lib)) { /* destroys lib */
-    gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "ptx.library", "linking %s (%s) failed", what, path);
-    return false;
-  }
-  return true;
-}
-
 static bool calls_prefix(LLVMModuleRef mod, const char *prefix) {
   for (LLVMValueRef f = LLVMGetFirstFunction(mod); f; f = LLVMGetNextFunction(f))
     if (LLVMIsDeclaration(f) && strncmp(LLVMGetValueName(f), prefix, strlen(prefix)) == 0 &&
@@ -220,61 +185,42 @@ static bool calls_prefix(LLVMModuleRef mod, const char *prefix) {
   return false;
 }
 
-/* LLVM's, or __nvvm_reflect, which libdevice calls and LLVM's NVVMReflect
- * pass (in the NVPTX pipeline) folds to the module's nvvm-reflect flags. */
-static bool is_intrinsic(LLVMValueRef f) {
-  return strncmp(LLVMGetValueName(f), "llvm.", 5) == 0 || strcmp(LLVMGetValueName(f), "__nvvm_reflect") == 0 ||
-         strcmp(LLVMGetValueName(f), "vprintf") == 0; /* the CUDA driver's (printf.c) */
-}
+/* Called and not defined, besides these: __nvvm_reflect, which libdevice
+ * calls and LLVM's NVVMReflect pass (in the NVPTX pipeline) folds to the
+ * module's nvvm-reflect flags, and CUDA's vprintf, which the driver links
+ * (printf.c). */
+static const char *const external[] = {"__nvvm_reflect", "vprintf", NULL};
 
-/* A function the module calls but nothing defines. */
 static bool has_unresolved(LLVMModuleRef mod) {
-  for (LLVMValueRef f = LLVMGetFirstFunction(mod); f; f = LLVMGetNextFunction(f))
-    if (LLVMIsDeclaration(f) && !is_intrinsic(f) && LLVMGetFirstUse(f))
+  for (LLVMValueRef f = LLVMGetFirstFunction(mod); f; f = LLVMGetNextFunction(f)) {
+    bool known = strncmp(LLVMGetValueName(f), "llvm.", 5) == 0;
+    for (const char *const *e = external; *e && !known; e++)
+      known = strcmp(LLVMGetValueName(f), *e) == 0;
+    if (LLVMIsDeclaration(f) && !known && LLVMGetFirstUse(f))
       return true;
+  }
   return false;
-}
-
-static const char *library_path(const char *variable, const char *fallback) {
-  const char *p = getenv(variable);
-  return p && *p ? p : fallback;
 }
 
 bool gac_ptx_link_opencl_library(LLVMModuleRef mod, bool fast_math, gac_diag *diag) {
   bool ok = gac_ptx_lower_printf(mod, diag);
-  gac_ptx_define_atomics(mod);
+  gac_gpu_define_atomics(mod);
   /* Without libdevice (no CUDA toolkit on this machine), libclc's math,
    * which meets the same OpenCL bounds, serves. */
-  const char *libdevice = library_path("GAC_LIBDEVICE", GAC_LIBDEVICE);
+  const char *libdevice = gac_gpu_path("GAC_LIBDEVICE", GAC_LIBDEVICE);
   FILE *probe = fopen(libdevice, "rb");
   if (probe) {
     fclose(probe);
     route_math(mod, fast_math);
   }
-  if (has_unresolved(mod))
-    ok = link_library(mod, library_path("GAC_LIBCLC", GAC_LIBCLC_NVPTX), "libclc's NVPTX library", diag);
+  if (ok && has_unresolved(mod))
+    ok = gac_gpu_link_library(mod, gac_gpu_path("GAC_LIBCLC", GAC_LIBCLC_NVPTX), "libclc's NVPTX library", "ptx",
+                              diag);
   if (ok && calls_prefix(mod, "__nv_")) {
-    ok = link_library(mod, libdevice, "CUDA's libdevice", diag);
+    ok = gac_gpu_link_library(mod, libdevice, "CUDA's libdevice", "ptx", diag);
     LLVMContextRef c = LLVMGetModuleContext(mod);
     LLVMAddModuleFlag(mod, LLVMModuleFlagBehaviorOverride, "nvvm-reflect-ftz", strlen("nvvm-reflect-ftz"),
                       LLVMValueAsMetadata(LLVMConstInt(LLVMInt32TypeInContext(c), fast_math, 0)));
   }
-  for (LLVMValueRef f = LLVMGetFirstFunction(mod); ok && f; f = LLVMGetNextFunction(f)) {
-    if (LLVMIsDeclaration(f)) {
-      if (!is_intrinsic(f) && LLVMGetFirstUse(f)) {
-        gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "ptx.builtin",
-                     "the module calls %s, which the PTX path does not provide (not an OpenCL C builtin that "
-                     "libclc or libdevice defines for NVPTX, nor a function of the module)",
-                     LLVMGetValueName(f));
-        ok = false;
-      }
-    } else if (LLVMGetFunctionCallConv(f) != LLVMPTXKernelCallConv) {
-      LLVMSetLinkage(f, LLVMInternalLinkage);
-    }
-  }
-  for (LLVMValueRef g = LLVMGetFirstGlobal(mod); ok && g; g = LLVMGetNextGlobal(g))
-    if (!LLVMIsDeclaration(g) && LLVMGetLinkage(g) != LLVMInternalLinkage &&
-        LLVMGetLinkage(g) != LLVMPrivateLinkage)
-      LLVMSetLinkage(g, LLVMInternalLinkage);
-  return ok;
+  return ok && gac_gpu_resolve(mod, LLVMPTXKernelCallConv, external, "ptx", "PTX", diag);
 }

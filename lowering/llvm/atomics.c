@@ -1,12 +1,13 @@
 /* OpenCL C 1.x atomic functions (atomic_* of 1.1, atom_* of the int32 and
  * int64 extensions) on any address space and width, as LLVM atomics, which
- * NVPTX selects as atom.global / atom.shared. libclc defines only the
- * 32-bit ones, with sequentially consistent __sync builtins; OpenCL 1.x
+ * NVPTX selects as atom.global / atom.shared, AMDGPU as global_atomic_* /
+ * ds_*. libclc's NVPTX library defines only the 32-bit ones, and both its
+ * libraries with sequentially consistent __sync builtins; OpenCL 1.x
  * atomics order nothing but themselves, so ours are monotonic (relaxed),
  * as nvcc's atomicAdd is. */
 #include <string.h>
 
-#include "ptx_internal.h"
+#include "llvm_gpu.h"
 
 typedef struct atomic_op {
   const char *name;
@@ -77,7 +78,7 @@ static bool define(LLVMModuleRef mod, LLVMValueRef f, const atomic_op *a, bool i
   return true;
 }
 
-void gac_ptx_define_atomics(LLVMModuleRef mod) {
+void gac_gpu_define_atomics(LLVMModuleRef mod) {
   for (LLVMValueRef f = LLVMGetFirstFunction(mod); f; f = LLVMGetNextFunction(f)) {
     bool is_unsigned = false;
     const atomic_op *a = LLVMIsDeclaration(f) ? parse(LLVMGetValueName(f), &is_unsigned) : NULL;
