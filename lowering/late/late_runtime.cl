@@ -9,7 +9,15 @@
  *
  * Every function is called by all work-items of the work-group in uniform
  * control flow (as the copies and waits are); only the leading work-item
- * touches the table, and the barriers order it with the others. */
+ * touches the table, and the barriers order it with the others.
+ *
+ * The leader's work is in functions that are never inlined (LEADER), each
+ * called by every work-item with leads() as an argument (PoCL defines the
+ * local id only in the kernel's own code), so that what PoCL
+ * inlines into the kernel is barriers and calls only, with no branch on the
+ * local id. PoCL 3.1 drops the barrier side of a uniform if/else when the
+ * other side branches on the local id (the pipelined kernels' prologues
+ * are such if/elses: docs/LOWERING.md, tests/late/pocl_cond_barrier.cl). */
 
 #define CAPACITY 16  /* copies in flight */
 #define COMMITS 8    /* committed groups in flight */
@@ -23,7 +31,10 @@ enum { GROUP, TO_LOCAL, DST, SRC, BPE, PER_LINE, LINES, PLANES, SRC_LINE, SRC_PL
 /* Commit fields: queue + 1 (0: free), group, sequence number. */
 #define POISON 0xA5
 
-static bool leads(void) { return get_local_id(0) == 0 && get_local_id(1) == 0 && get_local_id(2) == 0; }
+#define LEADER __attribute__((noinline))
+
+/* Without && (a branch on the local id, see above). */
+static bool leads(void) { return (get_local_id(0) | get_local_id(1) | get_local_id(2)) == 0; }
 
 /* Moves (or poisons) the bytes of entry e: planes x lines x line bytes. */
 static void move(local ulong *e, bool poison) {
@@ -45,59 +56,70 @@ static void move(local ulong *e, bool poison) {
     }
 }
 
-/* Lands every copy of group g (every copy, when g is 0). */
-static void land_group(local ulong *state, ulong g) {
+/* Lands every copy of group g (every copy, when `all`). Group 0 is the
+ * empty group (an event no copy made): it has nothing to land. */
+static void land(local ulong *state, ulong g, bool all) {
   for (int i = 0; i < CAPACITY; i++) {
     local ulong *e = state + ENTRY(i);
-    if (e[GROUP] && (g == 0 || e[GROUP] == g)) {
+    if (e[GROUP] && (all || e[GROUP] == g)) {
       move(e, false);
       e[GROUP] = 0;
     }
   }
 }
 
-void gac_late_init(local ulong *state) {
-  if (leads())
+static LEADER void clear(local ulong *state, bool lead) {
+  if (lead)
     for (int i = 0; i < STATE_WORDS; i++)
       state[i] = 0;
+}
+
+void gac_late_init(local ulong *state) {
+  clear(state, leads());
   barrier(CLK_LOCAL_MEM_FENCE);
 }
 
-/* Records a copy and poisons its destination; returns its group: `event`
- * when the copy joins one, else a new group. The second barrier keeps the
- * leader from starting the next group before all have read this one. */
+/* Records a copy and poisons its destination (the leader). */
+static LEADER void record(local ulong *state, bool lead, ulong event, bool to_local, ulong dst, ulong src, ulong bpe,
+                          ulong per_line, ulong lines, ulong planes, ulong src_line, ulong src_plane,
+                          ulong dst_line, ulong dst_plane) {
+  if (!lead)
+    return;
+  int slot = -1;
+  for (int i = CAPACITY - 1; i >= 0; i--)
+    if (!state[ENTRY(i) + GROUP])
+      slot = i;
+  if (slot < 0) { /* full: what is in flight lands early */
+    land(state, 0, true);
+    slot = 0;
+  }
+  local ulong *e = state + ENTRY(slot);
+  e[GROUP] = event ? event : ++state[0];
+  e[TO_LOCAL] = to_local;
+  e[DST] = dst;
+  e[SRC] = src;
+  e[BPE] = bpe;
+  e[PER_LINE] = per_line;
+  e[LINES] = lines;
+  e[PLANES] = planes;
+  e[SRC_LINE] = src_line;
+  e[SRC_PLANE] = src_plane;
+  e[DST_LINE] = dst_line;
+  e[DST_PLANE] = dst_plane;
+  move(e, true);
+}
+
+/* Returns the copy's group: `event` when the copy joins one, else a new
+ * group. The first barrier: what the work-items did before the copy is done
+ * before the poison; the last keeps the leader from starting the next group
+ * before all have read this one. */
 static ulong issue(local ulong *state, ulong event, bool to_local, ulong dst, ulong src, ulong bpe, ulong per_line,
                    ulong lines, ulong planes, ulong src_line, ulong src_plane, ulong dst_line, ulong dst_plane) {
-  /* What the work-items did before the copy is done before the poison. */
   barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
-  if (leads()) {
-    int slot = -1;
-    for (int i = CAPACITY - 1; i >= 0; i--)
-      if (!state[ENTRY(i) + GROUP])
-        slot = i;
-    if (slot < 0) { /* full: what is in flight lands early */
-      land_group(state, 0);
-      slot = 0;
-    }
-    if (!event)
-      event = ++state[0];
-    local ulong *e = state + ENTRY(slot);
-    e[GROUP] = event;
-    e[TO_LOCAL] = to_local;
-    e[DST] = dst;
-    e[SRC] = src;
-    e[BPE] = bpe;
-    e[PER_LINE] = per_line;
-    e[LINES] = lines;
-    e[PLANES] = planes;
-    e[SRC_LINE] = src_line;
-    e[SRC_PLANE] = src_plane;
-    e[DST_LINE] = dst_line;
-    e[DST_PLANE] = dst_plane;
-    move(e, true);
-  }
+  record(state, leads(), event, to_local, dst, src, bpe, per_line, lines, planes, src_line, src_plane, dst_line, dst_plane);
   barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
-  ulong group = event ? event : state[0];
+  ulong last = state[0];
+  ulong group = event ? event : last;
   barrier(CLK_LOCAL_MEM_FENCE);
   return group;
 }
@@ -118,19 +140,23 @@ ulong gac_late_to_global(local ulong *state, ulong event, global uchar *dst, ulo
                dst_line, dst_plane);
 }
 
+static LEADER void land_events(local ulong *state, bool lead, uint count, private const ulong *events) {
+  if (lead)
+    for (uint k = 0; k < count; k++)
+      if (events[k])
+        land(state, events[k], false);
+}
+
 /* The waits: every work-item's reads before the wait come before the data
  * lands (the first barrier), and every read after it sees the data. */
 void gac_late_wait_events(local ulong *state, uint count, private const ulong *events) {
   barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
-  if (leads())
-    for (uint k = 0; k < count; k++)
-      if (events[k])
-        land_group(state, events[k]);
+  land_events(state, leads(), count, events);
   barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
 }
 
-void gac_late_commit(local ulong *state, uint queue, ulong group) {
-  if (!leads())
+static LEADER void commit(local ulong *state, bool lead, uint queue, ulong group) {
+  if (!lead)
     return;
   int slot = -1, oldest = 0;
   for (int j = COMMITS - 1; j >= 0; j--) {
@@ -140,7 +166,7 @@ void gac_late_commit(local ulong *state, uint queue, ulong group) {
       oldest = j;
   }
   if (slot < 0) { /* full: the oldest group lands early */
-    land_group(state, state[COMMIT(oldest) + 1]);
+    land(state, state[COMMIT(oldest) + 1], false);
     slot = oldest;
   }
   state[COMMIT(slot)] = (ulong)queue + 1;
@@ -148,10 +174,11 @@ void gac_late_commit(local ulong *state, uint queue, ulong group) {
   state[COMMIT(slot) + 2] = ++state[1];
 }
 
+void gac_late_commit(local ulong *state, uint queue, ulong group) { commit(state, leads(), queue, group); }
+
 /* Lands the groups of `queue` but the `in_flight` most recently committed. */
-void gac_late_wait_queue(local ulong *state, uint queue, ulong in_flight) {
-  barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
-  if (leads())
+static LEADER void land_queue(local ulong *state, bool lead, uint queue, ulong in_flight) {
+  if (lead)
     for (int j = 0; j < COMMITS; j++) {
       if (state[COMMIT(j)] != (ulong)queue + 1)
         continue;
@@ -159,15 +186,22 @@ void gac_late_wait_queue(local ulong *state, uint queue, ulong in_flight) {
       for (int k = 0; k < COMMITS; k++)
         newer += state[COMMIT(k)] == (ulong)queue + 1 && state[COMMIT(k) + 2] > state[COMMIT(j) + 2];
       if (newer >= in_flight) {
-        land_group(state, state[COMMIT(j) + 1]);
+        land(state, state[COMMIT(j) + 1], false);
         state[COMMIT(j)] = 0;
       }
     }
+}
+
+void gac_late_wait_queue(local ulong *state, uint queue, ulong in_flight) {
+  barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+  land_queue(state, leads(), queue, in_flight);
   barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
 }
 
-/* The end of the kernel: everything still in flight lands. */
-void gac_late_finish(local ulong *state) {
-  if (leads())
-    land_group(state, 0);
+static LEADER void land_all(local ulong *state, bool lead) {
+  if (lead)
+    land(state, 0, true);
 }
+
+/* The end of the kernel: everything still in flight lands. */
+void gac_late_finish(local ulong *state) { land_all(state, leads()); }
