@@ -1,4 +1,4 @@
-/* The lowering passes (registered in spirv/pass.c). */
+/* The lowering passes (registered in lowering/registry.c). */
 #ifndef GAC_LOWERING_H
 #define GAC_LOWERING_H
 

@@ -9,7 +9,7 @@
  *
  * Each kernel should write 20 with count = 2 (the barrier side) and 2 with
  * count = 1. `divergent` is the bug's shape; `leader_call` is the shape the
- * late runtime now has (lowering/late/late_runtime.cl): the leader's work in
+ * late runtime now has (lowering/opencl/late/late_runtime.cl): the leader's work in
  * a function that is never inlined, called by every work-item with the
  * leader test as an argument. The test fails if leader_call is wrong; it
  * reports whether this PoCL still has the bug (exit 0 either way). */

@@ -1,5 +1,5 @@
 // --lower-async-copies=opencl,strategy=late: every copy, wait, commit and
-// queue wait becomes a call of the imported runtime (lowering/late/), with
+// queue wait becomes a call of the imported runtime (lowering/opencl/late/), with
 // the kernel's own state ("<kernel>.gac_late_state", a Workgroup array PoCL
 // allocates per work-group) made at its start, initialised, and landed at its
 // return; a helper function that copies gets the state as a parameter. No

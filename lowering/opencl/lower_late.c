@@ -8,7 +8,7 @@
  * source overwritten in flight, gave right results; under late it gives
  * wrong ones.
  *
- * The runtime is OpenCL C (lowering/late/late_runtime.cl, compiled into
+ * The runtime is OpenCL C (lowering/opencl/late/late_runtime.cl, compiled into
  * late_runtime.spvasm and imported with gac_import_library); this pass
  * replaces every copy (the set's and core OpGroupAsyncCopy), wait, commit
  * and queue wait with a call to it. Its state (a table of copies in

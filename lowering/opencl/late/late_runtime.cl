@@ -4,7 +4,7 @@
  * destination with 0xA5 bytes; the data lands when a wait that covers it
  * runs (wait_group_events on its event, AsyncWait with the right count, the
  * end of the kernel), read from the source as it is then. Events are group
- * numbers. lowering/lower_late.c calls these functions; the module it links
+ * numbers. lowering/opencl/lower_late.c calls these functions; the module it links
  * in is this file compiled (late_runtime.spvasm, made by regenerate.sh).
  *
  * Every function is called by all work-items of the work-group in uniform

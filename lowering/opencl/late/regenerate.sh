@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Compiles late_runtime.cl into late_runtime.spvasm, the text libgac embeds
 # (libgac cannot build it itself: gac-cc links libgac). The lit test
-# tests/lit/lowering/late-runtime-current.test fails when the two differ.
-# Usage: lowering/late/regenerate.sh BUILD_DIR
+# tests/lit/lowering/opencl/late-runtime-current.test fails when the two differ.
+# Usage: lowering/opencl/late/regenerate.sh BUILD_DIR
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:?usage: regenerate.sh BUILD_DIR}

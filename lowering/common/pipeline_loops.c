@@ -16,7 +16,7 @@
  * replaced by its iteration and every multi-buffered Workgroup array indexed
  * by its version (iteration mod versions). An async statement's wait becomes
  * an AsyncCommit of its event; the statements that read what it copied wait
- * first with the count lowering/pipeline_schedule.c derives. Values computed
+ * first with the count lowering/common/pipeline_schedule.c derives. Values computed
  * purely from invariants and the counter are recomputed where a statement
  * needs them; anything else that would cross statements outside memory is
  * rejected with the reason. */

@@ -19,7 +19,7 @@
  *              and waits as for cooperative.
  * ptx          (--lower-async-copies=ptx) cooperative, but global -> local
  *              units of 16, 8 or 4 bytes are cp.async calls, and waits and
- *              queues become cp.async groups (lower_async_ptx.c); events
+ *              queues become cp.async groups (gpu_waits.c); events
  *              are then dead: a copy's result is its Event operand.
  *
  * helpers=auto|always|never (lines, cooperative, serial): the copies of one

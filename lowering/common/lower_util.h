@@ -70,7 +70,7 @@ void lower_linear_local_id(gac_lowering *L, gac_builder *b, const gac_function *
 /* A work-group barrier over local and global memory, as the copies' waits need. */
 void lower_workgroup_barrier(gac_lowering *L, gac_builder *b);
 
-/* PTX (lower_async_ptx.c): one cp.async unit of `width` bytes, dst a local
+/* PTX (gpu_waits.c): one cp.async unit of `width` bytes, dst a local
  * and src a global uchar pointer; the commits and waits of every function
  * as cp.async groups with static counts (and, for sm_90, on mbarrier rings);
  * a call of an imported function `name` taking n arguments of the given

@@ -1,9 +1,11 @@
-/* The pass registry. */
+/* The pass registry: the passes of spirv/passes and of lowering/, by name
+ * (gac/pass.h). It sits above both, so the library's floor (spirv/)
+ * depends on no pass. */
 #include <string.h>
 
 #include "gac/check_async.h"
 #include "gac/pass.h"
-#include "../lowering/lowering.h"
+#include "lowering.h"
 
 bool gac_remove_unused_imports(gac_module *m, const char *arg, gac_diag *diag);
 bool gac_sort_blocks(gac_module *m, const char *arg, gac_diag *diag);
