@@ -8,6 +8,7 @@
 
 #include "file_io.h"
 #include "gac/pass.h"
+#include "gac/amdgcn.h"
 #include "gac/ptx.h"
 #include "gac/text.h"
 #include "gac/validate.h"
@@ -46,6 +47,10 @@ static void usage(FILE *out) {
         "                      llvm-spirv-15 -r, LLVM 19's NVPTX backend (docs/PTX.md).\n"
         "  --sm=80|90          The PTX target: cp.async groups (80, default) or also\n"
         "                      bulk copies on mbarriers (90).\n"
+        "  --emit=amdgcn       After the passes, write AMDGPU code for every kernel to -o:\n"
+        "                      an HSA code object if -o ends in .hsaco (ld.lld-19), else\n"
+        "                      assembly (LLVM 19's AMDGPU backend, docs/AMDGCN.md).\n"
+        "  --mcpu=gfx90a|gfx942  The AMDGCN target (default gfx90a).\n"
         "  --fast-relaxed-math With --emit=ptx: the kernels were built with\n"
         "                      -cl-fast-relaxed-math (libdevice's fast math, denormals\n"
         "                      flushed).\n"
@@ -97,7 +102,8 @@ static bool run_pass(gac_module *m, const pass_request *p, const gac_validate_op
 
 int main(int argc, char **argv) {
   const char *input = NULL, *output = NULL;
-  bool validate = false, print = false, core = true, emit_ptx = false, skip_validation = false;
+  bool validate = false, print = false, core = true, emit_ptx = false, emit_amdgcn = false, skip_validation = false;
+  const char *mcpu = "gfx90a";
   unsigned sm = 80;
   bool fast_math = false;
   int target_env = -1;
@@ -126,8 +132,14 @@ int main(int argc, char **argv) {
       print = true;
     } else if (strcmp(a, "--emit=ptx") == 0) {
       emit_ptx = true;
+    } else if (strcmp(a, "--emit=amdgcn") == 0) {
+      emit_amdgcn = true;
     } else if (strncmp(a, "--emit=", 7) == 0) {
-      return usage_error("unknown output kind '%s' (ptx is the one)", a + 7);
+      return usage_error("unknown output kind '%s' (ptx or amdgcn)", a + 7);
+    } else if (strncmp(a, "--mcpu=", 7) == 0) {
+      if (strcmp(a + 7, "gfx90a") != 0 && strcmp(a + 7, "gfx942") != 0)
+        return usage_error("--mcpu=%s: expected gfx90a or gfx942", a + 7);
+      mcpu = a + 7;
     } else if (strcmp(a, "--fast-relaxed-math") == 0) {
       fast_math = true;
     } else if (strncmp(a, "--sm=", 5) == 0) {
@@ -164,12 +176,15 @@ int main(int argc, char **argv) {
     return usage_error("%s", "no input file");
   if (!output && !print && !validate && !only_analyses(passes, num_passes))
     return usage_error("%s", "nothing to do: give -o, --print, --validate or an analysis (--check-async)");
-  if (emit_ptx && (!output || print))
-    return usage_error("%s", "--emit=ptx writes PTX to -o, and does not go with --print");
+  if (emit_ptx && emit_amdgcn)
+    return usage_error("%s", "--emit=ptx and --emit=amdgcn: one output kind at a time");
+  bool emit = emit_ptx || emit_amdgcn;
+  if (emit && (!output || print))
+    return usage_error("--emit=%s writes its output to -o, and does not go with --print", emit_ptx ? "ptx" : "amdgcn");
 #ifndef GAC_HAVE_PTX
-  if (emit_ptx) {
-    fputs("gac-opt: error: this gac-opt was built without LLVM 19 (llvm-19-dev); --emit=ptx is not available\n",
-          stderr);
+  if (emit) {
+    fprintf(stderr, "gac-opt: error: this gac-opt was built without LLVM 19 (llvm-19-dev); --emit=%s is not "
+                    "available\n", emit_ptx ? "ptx" : "amdgcn");
     return EXIT_INVALID;
   }
 #endif
@@ -196,7 +211,7 @@ int main(int argc, char **argv) {
   unsigned repairs = 0;
   while (repairs < num_passes && passes[repairs].pass->repairs)
     repairs++;
-  bool validate_input = validate || (!skip_validation && (num_passes > repairs || emit_ptx));
+  bool validate_input = validate || (!skip_validation && (num_passes > repairs || emit));
   bool ok = true;
   for (unsigned i = 0; ok && i < repairs; i++)
     ok = run_pass(m, &passes[i], NULL, &diag, source);
@@ -224,8 +239,21 @@ int main(int argc, char **argv) {
     free(ptx);
     goto done;
   }
+  if (emit_amdgcn) {
+    char *code;
+    size_t code_size;
+    size_t len = strlen(output);
+    bool hsaco = len > 6 && strcmp(output + len - 6, ".hsaco") == 0;
+    gac_amdgcn_options aopts = {.mcpu = mcpu, .output = hsaco ? GAC_AMDGCN_CODE_OBJECT : GAC_AMDGCN_ASSEMBLY,
+                                .fast_relaxed_math = fast_math};
+    ok = gac_emit_amdgcn(m, &aopts, &code, &code_size, &diag);
+    if (!report(&diag, source) || !ok || !write_file_atomic(output, code, code_size))
+      status = EXIT_INVALID;
+    free(code);
+    goto done;
+  }
 #endif
-  (void)sm;
+  (void)sm, (void)mcpu;
 
   uint32_t *words = NULL;
   size_t num_words = 0;

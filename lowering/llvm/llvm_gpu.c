@@ -261,6 +261,8 @@ bool gac_gpu_from_bitcode(const gac_gpu_target *t, const void *options, const vo
   if (!ok)
     gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, rule_name(t, "bitcode", r, sizeof r),
                  "LLVM 19 cannot read llvm-spirv-15's bitcode");
+  if (ok && t->before_retarget)
+    t->before_retarget(mod);
   ok = ok && gac_gpu_retarget_address_spaces(&mod, t->constant_as, diag);
   if (ok) {
     LLVMSetTarget(mod, t->triple);

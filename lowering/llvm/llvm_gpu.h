@@ -21,6 +21,9 @@ typedef struct gac_gpu_target {
   LLVMCallConv kernel_cc;
   /* The target machine for the options (NULL with a diagnostic). */
   LLVMTargetMachineRef (*target_machine)(const void *options, gac_diag *diag);
+  /* On the SPIR module, before its address spaces are renamed (may be
+   * NULL). */
+  void (*before_retarget)(LLVMModuleRef mod);
   /* After the calling conventions and kernels: whatever the target's ABI
    * needs (may be NULL). */
   void (*annotate_kernel)(LLVMModuleRef mod, LLVMValueRef kernel);
@@ -30,6 +33,13 @@ typedef struct gac_gpu_target {
   /* After default<O3>, before code generation (may be NULL). */
   void (*after_optimize)(LLVMModuleRef mod);
 } gac_gpu_target;
+
+/* Raises the module's builtin calls, runs --lower-async-copies=`lowering`,
+ * validates the result and bridges it to SPIR 1.2 bitcode (*bitcode
+ * malloc'd) with llvm-spirv-15 -r (bridge.c). */
+#include "gac/module.h"
+bool gac_gpu_lower_to_bitcode(gac_module *m, const char *lowering, const char *llvm_spirv, const char *rule,
+                              unsigned char **bitcode, size_t *size, gac_diag *diag);
 
 /* Parses the bitcode, retargets it (triple, data layout, address spaces,
  * calling conventions, local-pointer kernel parameters as offsets into one
