@@ -11,6 +11,10 @@
 bool gac_amdgcn_from_bitcode(const void *bitcode, size_t size, const gac_amdgcn_options *options, bool object,
                              char **out, size_t *out_size, gac_diag *diag);
 
+/* LDS-direct loads, vmcnt waits and barriers for what the lowering calls,
+ * and OpenCL's barrier (amdgcn_builtins.c). */
+bool gac_amdgcn_define_builtins(LLVMModuleRef mod, const char *mcpu, gac_diag *diag);
+
 /* Private memory (private.c): builtins with private-pointer parameters as
  * libclc's AMDGPU library declares them (on the SPIR module), and allocas
  * in address space 5 (after retargeting). */

@@ -5,8 +5,9 @@
  * parameters take is added by the host at dispatch, docs/AMDGCN.md),
  * constant memory as AMDGPU's constant space, private memory in space 5
  * (private.c), and the OpenCL C library from libclc's AMDGPU build
- * (work-item functions from the dispatch packet, barrier as s_barrier with
- * fences, math), with OpenCL 1.x atomics of every width (atomics.c). */
+ * (work-item functions from the dispatch packet, math), with OpenCL 1.x
+ * atomics of every width (atomics.c) and gac's LDS-direct loads, waits and
+ * barriers (amdgcn_builtins.c). */
 #include <string.h>
 
 #include <llvm-c/Target.h>
@@ -26,6 +27,7 @@ static LLVMTargetMachineRef target_machine(const void *options, gac_diag *diag) 
   LLVMInitializeAMDGPUTarget();
   LLVMInitializeAMDGPUTargetMC();
   LLVMInitializeAMDGPUAsmPrinter();
+  LLVMInitializeAMDGPUAsmParser(); /* the inline assembly of amdgcn_builtins.c, in objects */
   LLVMTargetRef target;
   char *error = NULL;
   if (LLVMGetTargetFromTriple(TRIPLE, &target, &error)) {
@@ -50,10 +52,10 @@ static void annotate_kernel(LLVMModuleRef mod, LLVMValueRef f) {
 static void before_retarget(LLVMModuleRef mod) { gac_amdgcn_private_builtins(mod); }
 
 static bool define_library(LLVMModuleRef mod, const void *options, gac_diag *diag) {
-  (void)options;
+  const char *mcpu = ((const gac_amdgcn_options *)options)->mcpu;
   gac_amdgcn_private_allocas(mod);
   gac_gpu_define_atomics(mod);
-  bool ok = gac_gpu_link_library(mod, gac_gpu_path("GAC_LIBCLC_AMDGCN", GAC_LIBCLC_AMDGCN),
+  bool ok = gac_amdgcn_define_builtins(mod, mcpu, diag) && gac_gpu_link_library(mod, gac_gpu_path("GAC_LIBCLC_AMDGCN", GAC_LIBCLC_AMDGCN),
                                  "libclc's AMDGPU library", "amdgcn", diag);
   return ok && gac_gpu_resolve(mod, LLVMAMDGPUKERNELCallConv, NULL, "amdgcn", "AMDGCN", diag);
 }

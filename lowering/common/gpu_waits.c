@@ -22,7 +22,26 @@
  * between the two counts. Calls of functions that may commit forget what is
  * known, since their groups share the hardware queue. A wait_all counts as
  * one more group (it commits an empty one). The barrier makes the other
- * threads' copies visible: cp.async groups are per thread. */
+ * threads' copies visible: cp.async groups are per thread.
+ *
+ * AMDGCN (--lower-async-copies=amdgcn) counts in the same way, but what a
+ * wave can wait for is a number of its memory instructions, not groups:
+ * `s_waitcnt vmcnt(X)` leaves at most X of them in flight, and they
+ * complete in order. So each commit weighs the LDS-direct loads the wave
+ * issued since the one before (lower_amdgcn_dma_per_wave: a lower bound,
+ * 0 when unknown; a join keeps the smaller), and X is the weight of the
+ * commits newer than q's (N+1)-th plus the loads issued since the newest:
+ * at least the loads in flight that may stay so. Other loads and stores
+ * in flight only make the wait stricter. Commits become nothing, waits
+ * __gac_amdgcn_wait_vm(X) and a barrier (docs/AMDGCN.md).
+ *
+ * An empty group (a commit of the null event: the pipeliner's skipped
+ * async statement when a loop runs fewer times than it has stages) would
+ * weigh 0, and at the join with the full one the weight would fall to 0
+ * for every wait after it. So, where all other commits of its queue weigh
+ * the same K, an empty commit issues K loads that do nothing
+ * (__gac_amdgcn_vm_pad: buffer loads through a null descriptor, out of
+ * range: no memory access, but counted in vmcnt) and weighs K too. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,18 +54,22 @@
 #include "lower_util.h"
 #include "lowering.h"
 
-enum { HISTORY = 32, WAIT_ALL_GROUP = UINT32_MAX };
+enum { HISTORY = 32, WAIT_ALL_GROUP = UINT32_MAX, PAD_QUEUES = 16 };
 
 typedef struct history {
   bool reached;
   unsigned len;
-  uint32_t queue[HISTORY]; /* newest first */
+  uint32_t queue[HISTORY];  /* newest first */
+  uint32_t weight[HISTORY]; /* what each group counts for: 1 (PTX), its loads (AMDGCN) */
+  uint32_t pending;         /* AMDGCN: loads issued since the newest commit */
 } history;
 
-static void push(history *h, uint32_t queue) {
+static void push(history *h, uint32_t queue, uint32_t weight) {
   unsigned keep = h->len < HISTORY ? h->len : HISTORY - 1;
   memmove(h->queue + 1, h->queue, keep * sizeof h->queue[0]);
+  memmove(h->weight + 1, h->weight, keep * sizeof h->weight[0]);
   h->queue[0] = queue;
+  h->weight[0] = weight;
   h->len = keep + 1;
 }
 
@@ -59,10 +82,16 @@ static bool meet(history *dst, const history *src) {
     return true;
   }
   unsigned k = 0;
-  while (k < dst->len && k < src->len && dst->queue[k] == src->queue[k])
+  bool changed = false;
+  while (k < dst->len && k < src->len && dst->queue[k] == src->queue[k]) {
+    if (src->weight[k] < dst->weight[k])
+      dst->weight[k] = src->weight[k], changed = true;
     k++;
-  bool changed = k < dst->len;
+  }
+  changed |= k < dst->len || src->pending < dst->pending;
   dst->len = k;
+  if (src->pending < dst->pending)
+    dst->pending = src->pending;
   return changed;
 }
 
@@ -141,28 +170,54 @@ static bool commits(const gac_module *m, const gac_function *f) {
 }
 
 /* committing[id] for each function id: decided before any is rewritten. */
-static void step(const gac_lowering *L, const bool *committing, const gac_inst *i, history *h) {
+/* Whether commit i commits the null event (an empty group). */
+static bool commits_nothing(const gac_module *m, const gac_inst *i) {
+  const gac_inst *event = gac_def(m, i->words[GAC_PIPELINE_VALUE_WORD]);
+  return event && (event->opcode == SpvOpConstantNull || event->opcode == SpvOpUndef);
+}
+
+/* AMDGCN: the loads an empty commit to queue q is padded with (see the top). */
+typedef struct pads {
+  uint32_t k[PAD_QUEUES];
+  bool seen[PAD_QUEUES], differ[PAD_QUEUES];
+} pads;
+
+static void step(gac_lowering *L, const bool *committing, const pads *pad, const gac_inst *i, history *h) {
   const gac_module *m = L->m;
   uint32_t op = gac_async_pipeline_op_of(m, i);
   uint64_t q;
-  if (op == GAC_ASYNC_COMMIT && lower_known(L, i->words[GAC_PIPELINE_QUEUE_WORD], &q))
-    push(h, (uint32_t)q);
-  else if (i->opcode == SpvOpGroupWaitEvents && wait_may_be_async(L->m, i))
-    push(h, WAIT_ALL_GROUP);
-  else if (i->opcode == SpvOpFunctionCall) {
+  if (op == GAC_ASYNC_COMMIT && lower_known(L, i->words[GAC_PIPELINE_QUEUE_WORD], &q)) {
+    uint32_t weight = 1;
+    if (L->amdgcn)
+      weight = pad && q < PAD_QUEUES && commits_nothing(m, i) ? pad->k[q] : h->pending;
+    push(h, (uint32_t)q, weight);
+    h->pending = 0;
+  } else if (op == GAC_ASYNC_COMMIT) {
+    h->pending = 0; /* into an unknown queue: its loads count for no known group */
+  } else if (i->opcode == SpvOpGroupWaitEvents && wait_may_be_async(L->m, i)) {
+    push(h, WAIT_ALL_GROUP, L->amdgcn ? 0 : 1);
+  } else if (i->opcode == SpvOpFunctionCall) {
     uint32_t callee = gac_operand_word(i, 2);
     if (callee < m->bound && committing[callee])
-      h->len = 0;
+      h->len = 0, h->pending = 0;
+  } else if (L->amdgcn) {
+    const gac_block *b = gac_inst_block(i);
+    uint32_t loads = b ? lower_amdgcn_dma_per_wave(L, b->function, i) : 0;
+    h->pending = h->pending + loads > 63 ? 63 : h->pending + loads;
   }
 }
 
-/* M for a wait(q, n) in state h (see the top of the file). */
+/* M (PTX) or X (AMDGCN) for a wait(q, n) in state h (see the top of the
+ * file): the weight of the groups newer than q's (n+1)-th commit, or of all
+ * that are known if that one is older. */
 static uint32_t count_for(uint64_t q, uint64_t n, const history *h) {
-  uint64_t seen = 0;
-  for (unsigned k = 0; k < h->len; k++)
+  uint64_t seen = 0, weight = h->pending;
+  for (unsigned k = 0; k < h->len; k++) {
     if (h->queue[k] == q && ++seen == n + 1)
-      return k;
-  return h->len;
+      break;
+    weight += h->weight[k];
+  }
+  return weight > 63 ? 63 : (uint32_t)weight; /* vmcnt holds 6 bits; PTX's M stays below HISTORY */
 }
 
 typedef struct rewrite {
@@ -277,7 +332,17 @@ static void rewrite_one(gac_lowering *L, gac_ptx_ring *r, bool bulk_stores, cons
   gac_module *m = L->m;
   gac_builder b = gac_builder_before(m, w->inst);
   uint32_t uint = gac_type_int(m, 32, 0);
-  if (w->op == GAC_ASYNC_COMMIT || w->drain) {
+  /* AMDGCN: a commit is nothing, a wait a vmcnt (a wait for all: 0). */
+  const char *wait = L->amdgcn ? GAC_AMDGCN_WAIT_VM : GAC_PTX_WAIT;
+  if (L->amdgcn && w->op == GAC_ASYNC_COMMIT) {
+    if (w->count) /* an empty group padded to its queue's weight */
+      lower_ptx_call(L, &b, GAC_AMDGCN_VM_PAD, 1, &uint, (uint32_t[]){gac_constant_int(m, uint, w->count)});
+    gac_inst_remove(m, w->inst);
+    return;
+  }
+  if (L->amdgcn && w->op != GAC_ASYNC_WAIT && w->drain) {
+    lower_ptx_call(L, &b, wait, 1, &uint, (uint32_t[]){gac_constant_int(m, uint, 0)});
+  } else if (w->op == GAC_ASYNC_COMMIT || w->drain) {
     uint32_t cond = 0;
     if (w->op == GAC_ASYNC_WAIT && w->split)
       cond = lower_op2(&b, SpvOpIEqual, L->bool_type, w->inst->words[GAC_PIPELINE_VALUE_WORD], w->split);
@@ -293,11 +358,11 @@ static void rewrite_one(gac_lowering *L, gac_ptx_ring *r, bool bulk_stores, cons
       uint32_t counts[2] = {w->count, w->count2};
       for (unsigned k = 0; k < 2; k++) {
         gac_builder a = gac_builder_at_end(m, &arms[k]->insts);
-        lower_ptx_call(L, &a, GAC_PTX_WAIT, 1, &uint, (uint32_t[]){gac_constant_int(m, uint, counts[k])});
+        lower_ptx_call(L, &a, wait, 1, &uint, (uint32_t[]){gac_constant_int(m, uint, counts[k])});
         gac_build_ops(&a, SpvOpBranch, 0, 0, GAC_ID(gac_block_label(rest)));
       }
     } else if (w->op == GAC_ASYNC_WAIT) {
-      lower_ptx_call(L, &b, GAC_PTX_WAIT, 1, &uint, (uint32_t[]){gac_constant_int(m, uint, w->count)});
+      lower_ptx_call(L, &b, wait, 1, &uint, (uint32_t[]){gac_constant_int(m, uint, w->count)});
     } else {
       call0(L, &b, w->op == GAC_ASYNC_COMMIT ? GAC_PTX_COMMIT : GAC_PTX_WAIT_ALL);
     }
@@ -317,9 +382,61 @@ static void rewrite_one(gac_lowering *L, gac_ptx_ring *r, bool bulk_stores, cons
     gac_builder e = gac_builder_before(m, w->inst);
     if (bulk_stores)
       call0(L, &e, GAC_PTX_BULK_WAIT);
-    lower_workgroup_barrier(L, &e);
+    /* AMDGCN: OpenCL's barrier through libclc also waits for vmcnt, which
+     * would drain the loads left in flight on purpose. */
+    if (L->amdgcn)
+      call0(L, &e, GAC_AMDGCN_BARRIER);
+    else
+      lower_workgroup_barrier(L, &e);
   }
   gac_inst_remove(m, w->inst);
+}
+
+/* The fixpoint of the histories at the blocks' entries (in[0]: f's entry). */
+static void solve(gac_lowering *L, const bool *committing, const pads *pad, gac_block **blocks, size_t num_blocks,
+                  const uint32_t *index_of, history *in) {
+  memset(in, 0, num_blocks * sizeof *in);
+  in[0].reached = true;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t k = 0; k < num_blocks; k++) {
+      if (!in[k].reached)
+        continue;
+      history h = in[k];
+      gac_foreach_inst(i, &blocks[k]->insts) step(L, committing, pad, i, &h);
+      gac_block *succ[64];
+      unsigned ns = gac_block_successors(L->m, blocks[k], succ, 64);
+      for (unsigned s = 0; s < ns; s++)
+        changed |= meet(&in[index_of[gac_block_label(succ[s])]], &h);
+    }
+  }
+}
+
+/* AMDGCN: the weight K each queue's non-empty commits all have (loads
+ * issued since the commit before), if they agree and it is not 0; true if
+ * some queue has one. */
+static bool find_pads(gac_lowering *L, const bool *committing, gac_block **blocks, size_t num_blocks,
+                      const history *in, pads *pad) {
+  for (size_t k = 0; k < num_blocks; k++) {
+    history h = in[k];
+    gac_foreach_inst(i, &blocks[k]->insts) {
+      uint64_t q;
+      if (gac_async_pipeline_op_of(L->m, i) == GAC_ASYNC_COMMIT && !commits_nothing(L->m, i) &&
+          lower_known(L, i->words[GAC_PIPELINE_QUEUE_WORD], &q) && q < PAD_QUEUES && in[k].reached) {
+        pad->differ[q] |= pad->seen[q] && pad->k[q] != h.pending;
+        pad->k[q] = h.pending;
+        pad->seen[q] = true;
+      }
+      step(L, committing, NULL, i, &h);
+    }
+  }
+  bool any = false;
+  for (unsigned q = 0; q < PAD_QUEUES; q++) {
+    if (pad->differ[q])
+      pad->k[q] = 0;
+    any |= pad->k[q] != 0;
+  }
+  return any;
 }
 
 /* Replaces the commits and waits of f, with the counts of the fixpoint. */
@@ -337,20 +454,11 @@ static void lower_function(gac_lowering *L, const bool *committing, bool bulk_st
     index_of[gac_block_label(b)] = (uint32_t)n;
     blocks[n++] = b;
   }
-  in[0].reached = true;
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (size_t k = 0; k < num_blocks; k++) {
-      if (!in[k].reached)
-        continue;
-      history h = in[k];
-      gac_foreach_inst(i, &blocks[k]->insts) step(L, committing, i, &h);
-      gac_block *succ[64];
-      unsigned ns = gac_block_successors(m, blocks[k], succ, 64);
-      for (unsigned s = 0; s < ns; s++)
-        changed |= meet(&in[index_of[gac_block_label(succ[s])]], &h);
-    }
-  }
+  solve(L, committing, NULL, blocks, num_blocks, index_of, in);
+  pads pad = {0};
+  const pads *padded = L->amdgcn && find_pads(L, committing, blocks, num_blocks, in, &pad) ? &pad : NULL;
+  if (padded)
+    solve(L, committing, padded, blocks, num_blocks, index_of, in);
   size_t num = 0, cap = 16;
   rewrite *todo = malloc(cap * sizeof *todo);
   uint32_t deepest = 0;
@@ -359,10 +467,14 @@ static void lower_function(gac_lowering *L, const bool *committing, bool bulk_st
     gac_foreach_inst(i, &blocks[k]->insts) {
       uint32_t op = gac_async_pipeline_op_of(m, i);
       rewrite w = {.inst = i, .op = op};
+      uint64_t q;
       if (op == GAC_ASYNC_WAIT)
         wait_counts(L, &w, &h);
+      if (L->amdgcn && op == GAC_ASYNC_COMMIT && commits_nothing(m, i) &&
+          lower_known(L, i->words[GAC_PIPELINE_QUEUE_WORD], &q) && q < PAD_QUEUES)
+        w.count = pad.k[q]; /* the loads it is padded with */
       w.drain = op == GAC_ASYNC_WAIT || (i->opcode == SpvOpGroupWaitEvents && wait_may_be_async(m, i));
-      step(L, committing, i, &h);
+      step(L, committing, padded, i, &h);
       if (!op && i->opcode != SpvOpGroupWaitEvents)
         continue;
       if (num == cap)

@@ -21,6 +21,11 @@
  *              units of 16, 8 or 4 bytes are cp.async calls, and waits and
  *              queues become cp.async groups (gpu_waits.c); events
  *              are then dead: a copy's result is its Event operand.
+ * amdgcn       (--lower-async-copies=amdgcn[,mcpu=gfx90a|gfx942])
+ *              cooperative, but global -> local units of 4 bytes (and of
+ *              2 and 1 on gfx942) are LDS-direct loads spread over the
+ *              waves (lds_direct_loop), and waits count them in vmcnt
+ *              (lower_async_ptx.c); events are dead as for ptx.
  *
  * helpers=auto|always|never (lines, cooperative, serial): the copies of one
  * class call one helper function per module instead of an inlined loop
@@ -44,7 +49,11 @@
 #include "lower_util.h"
 #include "lowering.h"
 
-typedef enum strategy { STRATEGY_LINES, STRATEGY_COOPERATIVE, STRATEGY_SERIAL, STRATEGY_PTX, STRATEGY_LATE } strategy;
+typedef enum strategy {
+  STRATEGY_LINES, STRATEGY_COOPERATIVE, STRATEGY_SERIAL, STRATEGY_PTX, STRATEGY_LATE, STRATEGY_AMDGCN
+} strategy;
+
+enum { WAVE = 64 }; /* lanes of a CDNA wave */
 
 /* The pieces of one copy, as values of the size type (bytes where noted). */
 typedef struct copy_plan {
@@ -143,6 +152,74 @@ static void dont_unroll(gac_lowering *L, const gac_loop *lp, gac_block *done) {
                 GAC_LIT(SpvLoopControlDontUnrollMask));
 }
 
+/* AMDGCN: the `width`-byte units of a global -> local copy as LDS-direct
+ * loads, from `from` to `join`. One load moves a unit per lane of a wave
+ * into LDS at M0 + lane x width, M0 the same for the whole wave, so a wave
+ * takes a chunk of up to 64 consecutive units of one line (a line's units
+ * are consecutive in the destination), and the waves take the chunks of
+ * all lines in turn: wave w the chunks w, w + waves, ... (in the order of
+ * the local linear id, as the hardware forms waves). Lanes past the line's
+ * end do not load. Each chunk is one load instruction of the wave, which
+ * is what the waits count (lower_amdgcn_dma_per_wave). */
+static void lds_direct_loop(gac_lowering *L, copy_plan *p, gac_block *from, gac_block *join, unsigned width,
+                            uint32_t id, uint32_t size) {
+  gac_module *m = L->m;
+  gac_builder f = gac_builder_at_end(m, &from->insts);
+  uint32_t w = gac_constant_int(m, L->size_type, width), lanes = gac_constant_int(m, L->size_type, WAVE);
+  uint32_t wave = lower_op2(&f, SpvOpUDiv, L->size_type, id, lanes);
+  uint32_t lane = lower_op2(&f, SpvOpUMod, L->size_type, id, lanes);
+  uint32_t waves = lower_op2(&f, SpvOpUDiv, L->size_type,
+                             lower_add(L, &f, size, gac_constant_int(m, L->size_type, WAVE - 1)), lanes);
+  uint32_t units_per_line = lower_op2(&f, SpvOpUDiv, L->size_type, p->line_bytes, w);
+  uint32_t chunks = lower_op2(&f, SpvOpUDiv, L->size_type,
+                              lower_add(L, &f, units_per_line, gac_constant_int(m, L->size_type, WAVE - 1)), lanes);
+  uint32_t items = lower_mul(L, &f, p->total_lines, chunks);
+  uint32_t divisor = lower_nonzero(L, &f, chunks);
+  uint32_t index;
+  gac_loop lp = lower_shared_loop(L, from, join, wave, waves, items, true, &index);
+  gac_builder b = gac_builder_at_end(m, &lp.body->insts);
+  uint32_t line = lower_op2(&b, SpvOpUDiv, L->size_type, index, divisor);
+  uint32_t first_unit = lower_mul(L, &b, lower_op2(&b, SpvOpUMod, L->size_type, index, divisor), lanes);
+  uint32_t so, dof;
+  line_offsets(L, &b, p, line, lower_mul(L, &b, first_unit, w), &so, &dof);
+  uint32_t base = byte_address(L, &b, p->dst, p->dst_ptr_type, dof); /* the same for the wave */
+  uint32_t src = byte_address(L, &b, p->src, p->src_ptr_type, lower_add(L, &b, so, lower_mul(L, &b, lane, w)));
+  uint32_t in_line = lower_op2(&b, SpvOpULessThan, L->bool_type, lower_add(L, &b, first_unit, lane), units_per_line);
+  gac_block *load = gac_block_create(m, from->function, lp.body);
+  gac_block *tail = gac_block_create(m, from->function, load);
+  gac_build_ops(&b, SpvOpBranchConditional, 0, 0, GAC_ID(in_line), GAC_ID(gac_block_label(load)),
+                GAC_ID(gac_block_label(tail)));
+  gac_builder l = gac_builder_at_end(m, &load->insts);
+  char name[48];
+  snprintf(name, sizeof name, GAC_AMDGCN_LDS_LOAD_PREFIX "%u", width);
+  uint32_t types[2] = {p->dst_ptr_type, p->src_ptr_type}, args[2] = {base, src};
+  lower_ptx_call(L, &l, name, 2, types, args);
+  gac_build_ops(&l, SpvOpBranch, 0, 0, GAC_ID(gac_block_label(tail)));
+  lower_loop_close(L, &lp, tail, L->one);
+}
+
+/* The LDS-direct loads one wave issues for a copy, at least: the chunks of
+ * 64 units of the widest unit (4 bytes; narrower units make more chunks),
+ * over the waves, rounded down. 0 when anything is unknown (the waits then
+ * wait for more, never for less) or a path may move the copy through
+ * registers (gfx90a, elements of 1 or 2 bytes). */
+uint32_t lower_amdgcn_dma_per_wave(gac_lowering *L, const gac_function *f, const gac_inst *copy) {
+  gac_async_copy k;
+  uint64_t per_line, bpe, lines, planes = 1, size[3];
+  if (!gac_async_copy_decode(L->m, copy, &k) || !lower_global_to_local(L->m, k.destination, k.source) ||
+      !lower_known(L, k.num_elements_per_line, &per_line) || !lower_known(L, k.num_bytes_per_element, &bpe) ||
+      !lower_known(L, k.num_lines, &lines) ||
+      (k.op == GAC_GROUP_ASYNC_COPY_3D3D && !lower_known(L, k.num_planes, &planes)) ||
+      !lower_known_local_size(L->m, f, size))
+    return 0;
+  uint64_t waves = (size[0] * size[1] * size[2] + WAVE - 1) / WAVE;
+  if ((bpe % 4 != 0 && !L->dma_narrow) || !waves)
+    return 0;
+  uint64_t chunks = (per_line * bpe / 4 + WAVE - 1) / WAVE;
+  uint64_t per_wave = lines * planes * chunks / waves;
+  return per_wave > 63 ? 63 : (uint32_t)per_wave;
+}
+
 /* The loop moving `width`-byte units, from `from` to `join`: work-item `id`
  * of `size` takes units id, id + size, ... When serial, work-item 0 takes
  * them all and the others none. `rolled`: the loop stays a loop, and its
@@ -156,6 +233,12 @@ static void cooperative_loop(gac_lowering *L, copy_plan *p, gac_block *from, gac
                              uint32_t id, uint32_t size, strategy strat, bool rolled) {
   bool serial = strat == STRATEGY_SERIAL;
   gac_module *m = L->m;
+  uint32_t sc_src = gac_def(m, p->src_ptr_type)->words[2], sc_dst = gac_def(m, p->dst_ptr_type)->words[2];
+  bool to_local = sc_src == SpvStorageClassCrossWorkgroup && sc_dst == SpvStorageClassWorkgroup;
+  if (strat == STRATEGY_AMDGCN && to_local && (width == 4 || (width < 4 && L->dma_narrow))) {
+    lds_direct_loop(L, p, from, join, width, id, size);
+    return;
+  }
   gac_block *exit = join;
   if (rolled) /* a loop's merge block is its own */
     exit = gac_block_create(m, from->function, join->prev);
@@ -189,11 +272,9 @@ static void cooperative_loop(gac_lowering *L, copy_plan *p, gac_block *from, gac
   uint32_t so, dof;
   line_offsets(L, &b, p, line, lower_mul(L, &b, unit, w), &so, &dof);
   uint32_t t = unit_type(L, width);
-  uint32_t sc_src = gac_def(m, p->src_ptr_type)->words[2], sc_dst = gac_def(m, p->dst_ptr_type)->words[2];
   uint32_t src = byte_address(L, &b, p->src, p->src_ptr_type, so);
   uint32_t dst = byte_address(L, &b, p->dst, p->dst_ptr_type, dof);
-  if (strat == STRATEGY_PTX && width >= 4 && sc_src == SpvStorageClassCrossWorkgroup &&
-      sc_dst == SpvStorageClassWorkgroup) {
+  if (strat == STRATEGY_PTX && width >= 4 && to_local) {
     lower_ptx_cp_async(L, &b, width, dst, src);
     lower_loop_close(L, &lp, lp.body, L->one);
     return;
@@ -365,17 +446,22 @@ static uint32_t lower_cooperative(gac_lowering *L, copy_plan *p, gac_block *pre,
    * blocks go just before join, so each comes after the blocks dominating it. */
   gac_block *join = gac_block_create(m, pre->function, pre);
   unsigned widths[4], num_widths = 0;
-  static const unsigned all_widths[] = {16, 8, 4, 1};
-  /* PTX: no unit narrower than an element of 4, 8 or 16 bytes (OpenCL
-   * aligns every element to its size), so no byte path. */
+  static const unsigned all_widths[] = {16, 8, 4, 1}, lds_widths[] = {4, 2, 1, 0};
+  /* AMDGCN, global -> local: LDS-direct loads of 4 bytes at most (2 and 1
+   * on gfx942; on gfx90a those go through registers). */
+  bool lds = strat == STRATEGY_AMDGCN && lower_global_to_local(m, k->destination, k->source);
+  const unsigned *candidates = lds ? lds_widths : all_widths;
+  /* PTX and AMDGCN: no unit narrower than an element of 4, 8 or 16 bytes
+   * (OpenCL aligns every element to its size), so no byte path. */
   uint64_t bpe = 0;
-  bool element_unit = strat == STRATEGY_PTX && lower_known(L, k->num_bytes_per_element, &bpe) &&
-                      (bpe == 4 || bpe == 8 || bpe == 16);
-  for (unsigned i = serial ? 3 : 0; i < 4 && !p->empty; i++) {
-    if (element_unit && all_widths[i] < bpe)
+  bool element_unit = (strat == STRATEGY_PTX || strat == STRATEGY_AMDGCN) &&
+                      lower_known(L, k->num_bytes_per_element, &bpe) && (bpe == 4 || bpe == 8 || bpe == 16);
+  for (unsigned i = serial ? 3 : 0; i < 4 && candidates[i] && !p->empty; i++) {
+    unsigned w = candidates[i];
+    if (element_unit && w < bpe && !(lds && w == 4))
       continue;
-    if (all_widths[i] == 1 || all_widths[i] == bpe || !p->line_bytes_known || p->line_bytes_known % all_widths[i] == 0)
-      widths[num_widths++] = all_widths[i];
+    if (w == 1 || w == bpe || !p->line_bytes_known || p->line_bytes_known % w == 0)
+      widths[num_widths++] = w;
   }
   gac_block *test = pre;
   if (strat == STRATEGY_PTX && L->sm90 && !p->empty)
@@ -401,7 +487,7 @@ static uint32_t lower_cooperative(gac_lowering *L, copy_plan *p, gac_block *pre,
   }
   /* join: a real event, chained on Event, then on to the rest of the block. */
   gac_builder j = gac_builder_at_end(m, &join->insts);
-  if (strat == STRATEGY_PTX) {
+  if (strat == STRATEGY_PTX || strat == STRATEGY_AMDGCN) {
     gac_build_ops(&j, SpvOpBranch, 0, 0, GAC_ID(gac_block_label(exit)));
     return k->event;
   }
@@ -649,18 +735,25 @@ static const struct {
     {"helpers=never", -1, COPY_HELPERS_NEVER},
 };
 
-/* opencl[,strategy=S][,helpers=H] or ptx[,sm=80|90]. The default is
+/* opencl[,strategy=S][,helpers=H], ptx[,sm=80|90] or
+ * amdgcn[,mcpu=gfx90a|gfx942]. The default is
  * cooperative: it was faster than lines on PoCL over most shapes of
  * bench/pocl (docs/LOWERING.md), and it is the one that spreads the work on
  * a device whose work-items run in parallel. */
-static bool parse_arg(const char *arg, strategy *s, bool *sm90, copy_helper_mode *helpers, gac_diag *diag) {
+static bool parse_arg(const char *arg, strategy *s, bool *sm90, bool *dma_narrow, copy_helper_mode *helpers,
+                      gac_diag *diag) {
   *s = STRATEGY_COOPERATIVE;
   *helpers = COPY_HELPERS_AUTO;
   *sm90 = arg && strcmp(arg, "ptx,sm=90") == 0;
+  *dma_narrow = arg && strcmp(arg, "amdgcn,mcpu=gfx942") == 0;
   if (!arg)
     return true;
   if (strcmp(arg, "ptx") == 0 || strcmp(arg, "ptx,sm=80") == 0 || strcmp(arg, "ptx,sm=90") == 0) {
     *s = STRATEGY_PTX;
+    return true;
+  }
+  if (strcmp(arg, "amdgcn") == 0 || strcmp(arg, "amdgcn,mcpu=gfx90a") == 0 || strcmp(arg, "amdgcn,mcpu=gfx942") == 0) {
+    *s = STRATEGY_AMDGCN;
     return true;
   }
   bool ok = strncmp(arg, "opencl", 6) == 0 && (arg[6] == 0 || arg[6] == ',');
@@ -680,17 +773,20 @@ static bool parse_arg(const char *arg, strategy *s, bool *sm90, copy_helper_mode
     return true;
   gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "lower.argument",
                "--lower-async-copies=%s: expected opencl[,strategy=S][,helpers=H] with S one of "
-               "lines, cooperative, serial, late and H one of auto, always, never; or ptx[,sm=80|90]",
+               "lines, cooperative, serial, late and H one of auto, always, never; or ptx[,sm=80|90]; or "
+               "amdgcn[,mcpu=gfx90a|gfx942]",
                arg);
   return false;
 }
 
 bool gac_lower_async_copies(gac_module *m, const char *arg, gac_diag *diag) {
   strategy strat;
-  bool sm90;
+  bool sm90, dma_narrow;
   copy_helper_mode helper_mode;
-  if (!parse_arg(arg, &strat, &sm90, &helper_mode, diag))
+  if (!parse_arg(arg, &strat, &sm90, &dma_narrow, &helper_mode, diag))
     return false;
+  /* PTX and AMDGCN: the waits become the target's, before the copies. */
+  bool gpu = strat == STRATEGY_PTX || strat == STRATEGY_AMDGCN;
   /* Only what follows the sets' rules is lowered: anything else would give a
    * silently wrong module. */
   if (!gac_validate_async_copies(m, diag) || !gac_validate_async_pipeline(m, diag))
@@ -702,9 +798,11 @@ bool gac_lower_async_copies(gac_module *m, const char *arg, gac_diag *diag) {
    * become cp.async group waits and barriers. */
   gac_lowering L;
   bool queues;
-  if (strat == STRATEGY_PTX) {
+  if (gpu) {
     gac_lowering_init(&L, m);
     L.sm90 = sm90;
+    L.amdgcn = strat == STRATEGY_AMDGCN;
+    L.dma_narrow = dma_narrow;
     gac_require_capability(m, SpvCapabilityInt8); /* for the uchar type init made */
     queues = lower_async_waits_ptx(&L);
   } else {
@@ -714,27 +812,27 @@ bool gac_lower_async_copies(gac_module *m, const char *arg, gac_diag *diag) {
     return false;
   size_t count = 0;
   gac_foreach_async_copy(i, m) count++;
-  if (strat == STRATEGY_PTX)
+  if (gpu)
     count += count_core_copies(m, NULL);
   if (count == 0) {
-    if (strat == STRATEGY_PTX)
+    if (gpu)
       lower_ptx_rings_free(&L);
     gac_pass_find("remove-unused-imports")->run(m, NULL, diag);
     return queues;
   }
 
-  if (strat != STRATEGY_PTX)
+  if (!gpu)
     gac_lowering_init(&L, m);
   gac_require_capability(m, SpvCapabilityInt8);
   gac_inst **copies = malloc(count * sizeof(gac_inst *));
   size_t n = 0;
   gac_foreach_async_copy(i, m) copies[n++] = i;
-  if (strat == STRATEGY_PTX)
+  if (gpu)
     n += count_core_copies(m, copies + n);
   /* OpenCL: copies of a class through one helper (copy_helpers.c). PTX
    * inlines every copy: its units and runs depend on each copy's block. */
   copy_helpers *helpers = NULL;
-  if (strat != STRATEGY_PTX && helper_mode != COPY_HELPERS_NEVER) {
+  if (!gpu && helper_mode != COPY_HELPERS_NEVER) {
     helpers = copy_helpers_create(&L, helper_mode, helper_body, &strat);
     for (size_t c = 0; helpers && c < n; c++) {
       gac_async_copy k;
@@ -781,7 +879,7 @@ bool gac_lower_async_copies(gac_module *m, const char *arg, gac_diag *diag) {
   copy_helpers_destroy(helpers);
   if (ok && (strat == STRATEGY_COOPERATIVE || strat == STRATEGY_SERIAL))
     barrier_after_waits(&L);
-  if (strat == STRATEGY_PTX) {
+  if (gpu) {
     if (sm90)
       lower_ptx_fences(&L);
     lower_ptx_rings_free(&L);

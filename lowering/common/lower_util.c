@@ -111,6 +111,13 @@ gac_loop lower_shared_loop(gac_lowering *L, gac_block *from, gac_block *exit, ui
 /* Ends the body: counter += step, back to the header. The body may have
  * grown into several blocks; `last` is the one that ends it. */
 void lower_loop_close(gac_lowering *L, const gac_loop *lp, gac_block *last, uint32_t step) {
+  /* The header's OpPhi take the back edge from `last`. */
+  if (last != lp->body)
+    gac_foreach_inst(i, &lp->header->insts) {
+      for (unsigned k = 3; i->opcode == SpvOpPhi && k < i->num_operands; k += 2) /* (type, result, value, block...) */
+        if (gac_operand_word(i, k) == gac_block_label(lp->body))
+          gac_inst_set_id_operand(L->m, i, k, gac_block_label(last));
+    }
   gac_builder b = gac_builder_at_end(L->m, &last->insts);
   gac_build_ops(&b, SpvOpIAdd, L->size_type, lp->next_counter, GAC_ID(lp->counter), GAC_ID(step));
   gac_build_ops(&b, SpvOpBranch, 0, 0, GAC_ID(gac_block_label(lp->header)));
@@ -187,7 +194,7 @@ static bool called(gac_module *m, uint32_t id) {
  * called only from such kernels, all with the same size (llvm-spirv-15 makes
  * each kernel an entry-point wrapper that calls the kernel's body). Then
  * the copies' shares divide by a constant. */
-static bool known_local_size(gac_module *m, const gac_function *f, uint64_t size[3]) {
+bool lower_known_local_size(gac_module *m, const gac_function *f, uint64_t size[3]) {
   uint32_t fid = f->def->result_id;
   bool has_size, known = false;
   if (entry_point(m, fid, &has_size, size)) {
@@ -216,7 +223,7 @@ void lower_linear_local_id(gac_lowering *L, gac_builder *b, const gac_function *
   uint32_t l[3], s[3];
   uint64_t known[3];
   builtin_components(L, b, SpvBuiltInLocalInvocationId, l);
-  if (f && known_local_size(L->m, f, known)) {
+  if (f && lower_known_local_size(L->m, f, known)) {
     for (unsigned d = 0; d < 3; d++)
       s[d] = gac_constant_int(L->m, L->size_type, known[d]);
     uint32_t sxy = gac_constant_int(L->m, L->size_type, known[0] * known[1]);

@@ -15,6 +15,10 @@ typedef struct gac_lowering {
   /* PTX, sm_90: the mbarrier rings of the functions that have them. */
   bool sm90;
   struct gac_ptx_ring *rings;
+  /* AMDGCN: copies global -> local are LDS-direct loads, waits count them
+   * in vmcnt (lower_async_ptx.c); dma_narrow: 1- and 2-byte ones too
+   * (gfx942; gfx90a loads only dwords from global memory to LDS). */
+  bool amdgcn, dma_narrow;
 } gac_lowering;
 
 /* Fills L for m: the size type follows the addressing model. */
@@ -52,6 +56,17 @@ gac_loop lower_shared_loop(gac_lowering *L, gac_block *from, gac_block *exit, ui
 /* The storage class of a pointer value (~0u if it is not one), and whether
  * a copy from src to dst goes from global to local memory. */
 uint32_t lower_storage_class(const gac_module *m, uint32_t pointer);
+/* The work-group size of f when every launch of f has the same constant
+ * one (reqd_work_group_size of the kernels that call it). */
+bool lower_known_local_size(gac_module *m, const gac_function *f, uint64_t size[3]);
+/* AMDGCN: the LDS-direct loads one wave issues for copy k at least, on any
+ * path (0 when unknown) (lower_async_copies.c). */
+uint32_t lower_amdgcn_dma_per_wave(gac_lowering *L, const gac_function *f, const gac_inst *copy);
+/* AMDGCN: the calls the LLVM step gives bodies (lowering/amdgcn). */
+#define GAC_AMDGCN_LDS_LOAD_PREFIX "__gac_amdgcn_lds_load_" /* + 1, 2 or 4: (local base, global src) */
+#define GAC_AMDGCN_WAIT_VM "__gac_amdgcn_wait_vm"       /* (uint N), N a constant: s_waitcnt vmcnt(N) */
+#define GAC_AMDGCN_BARRIER "__gac_amdgcn_barrier"       /* (): LDS writes done, s_barrier */
+#define GAC_AMDGCN_VM_PAD "__gac_amdgcn_vm_pad"         /* (uint K), K a constant: K loads that do nothing */
 bool lower_global_to_local(const gac_module *m, uint32_t dst, uint32_t src);
 
 /* OpGroupAsyncCopy (OpenCL's 1D async_work_group_(strided_)copy) as the 2D
