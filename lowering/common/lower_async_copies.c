@@ -25,7 +25,7 @@
  *              cooperative, but global -> local units of 4 bytes (and of
  *              2 and 1 on gfx942) are LDS-direct loads spread over the
  *              waves (lds_direct_loop), and waits count them in vmcnt
- *              (lower_async_ptx.c); events are dead as for ptx.
+ *              (gpu_waits.c); events are dead as for ptx.
  *
  * helpers=auto|always|never (lines, cooperative, serial): the copies of one
  * class call one helper function per module instead of an inlined loop

@@ -16,7 +16,7 @@ typedef struct gac_lowering {
   bool sm90;
   struct gac_ptx_ring *rings;
   /* AMDGCN: copies global -> local are LDS-direct loads, waits count them
-   * in vmcnt (lower_async_ptx.c); dma_narrow: 1- and 2-byte ones too
+   * in vmcnt (gpu_waits.c); dma_narrow: 1- and 2-byte ones too
    * (gfx942; gfx90a loads only dwords from global memory to LDS). */
   bool amdgcn, dma_narrow;
 } gac_lowering;
