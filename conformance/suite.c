@@ -1,5 +1,5 @@
 /* The conformance suite, shared by every device's runner (OpenCL on PoCL:
- * runner.c; CUDA: cuda/runner.c): the cases, their host reference, the
+ * runner.c; CUDA and HIP: gpu/runner.c): the cases, their host reference, the
  * table. A backend loads a kernel of a program and runs it. */
 #include <stdint.h>
 #include <stdio.h>

@@ -8,7 +8,7 @@ packages=(
   spirv-tools spirv-headers
   ocl-icd-opencl-dev opencl-headers ocl-icd-libopencl1 pocl-opencl-icd clinfo
   clang-15 llvm-spirv-15 llvm-15-tools
-  llvm-19-dev llvm-19 libclc-19 lld-19
+  llvm-19-dev llvm-19 libclc-19 lld-19 libamdhip64-dev
 )
 
 missing=()

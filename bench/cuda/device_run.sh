@@ -14,7 +14,7 @@ only=${GAC_DEVICE_ONLY:-}
 mkdir -p "$out"
 status=0
 if [ "$only" != compute ]; then
-  gcc -std=c17 -O2 -Wall -Wextra -I"$cuda/include" "$root/conformance/cuda/runner.c" "$root/conformance/suite.c" \
+  gcc -std=c17 -O2 -Wall -Wextra -I"$cuda/include" "$root/conformance/gpu/runner.c" "$root/conformance/suite.c" \
     -L"$cuda/lib64/stubs" -lcuda -o "$out/gac-conformance-cuda" || exit 1
   "$cuda/bin/nvcc" -O3 -arch=sm_90 "$root/bench/cuda/bench.cu" -lcuda -o "$out/gac-bench-cuda" || exit 1
   for sm in 80 90; do
