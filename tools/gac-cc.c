@@ -2,20 +2,24 @@
  * clang-15 with the builtins' header, `freeze` taken out, llvm-spirv-15
  * (support/opencl_c.c), then block order repaired, builtins given named
  * pointers, the 2D/3D builtin calls raised to GroupAsyncCopy2D2D/3D3D, and
- * the result validated. What gac-opt then lowers or emits as PTX. */
+ * the result validated; then, in the same step if asked, pipelined
+ * (--pipeline-loops), lowered (--emit=lowered) or emitted as PTX or AMDGCN
+ * code, as gac-opt would do from the raised module. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "file_io.h"
+#include "gac/amdgcn.h"
 #include "gac/pass.h"
+#include "gac/ptx.h"
 #include "gac/validate.h"
 #include "subprocess.h"
 
 enum { EXIT_INVALID = 1, EXIT_USAGE = 2, MAX_ARGS = 120 };
 
 static void usage(FILE *out) {
-  fputs("Usage: gac-cc [options] <input.cl> -o <output.spv | ->\n"
+  fputs("Usage: gac-cc [options] <input.cl> -o <output | ->\n"
         "\n"
         "Compiles OpenCL C (with async_work_group_copy_2D2D/_3D3D, declared by gac's\n"
         "header, which is included) to SPIR-V 1.0 with clang-15 and llvm-spirv-15, and\n"
@@ -25,6 +29,13 @@ static void usage(FILE *out) {
         "Options:\n"
         "  -o <file>        The output ('-' for stdout); written only on success.\n"
         "  --raw            Write the translator's module as it is (no gac passes).\n"
+        "  --pipeline-loops Software-pipeline the annotated loops (gac-opt --pipeline-loops).\n"
+        "  --emit=KIND      What to write: raised (default: the module gac-opt takes),\n"
+        "                   lowered[=STRATEGY] (core SPIR-V for OpenCL; STRATEGY as for\n"
+        "                   gac-opt --lower-async-copies=opencl,strategy=, default\n"
+        "                   cooperative), ptx (with --sm=80|90), amdgcn (with\n"
+        "                   --mcpu=gfx90a|gfx942; a code object if -o ends in .hsaco).\n"
+        "                   -cl-fast-relaxed-math also selects fast math for ptx/amdgcn.\n"
         "  -m32             A 32-bit device (spir); default 64-bit (spir64).\n"
         "  -cl-std=CLx.y    OpenCL C version (default CL1.2).\n"
         "  -O0..-O3         Optimisation (default -O2).\n"
@@ -57,7 +68,9 @@ static bool print_diags(gac_diag *d, const char *source) {
 
 int main(int argc, char **argv) {
   const char *input = NULL, *output = NULL, *std = "-cl-std=CL1.2", *opt = "-O2";
-  bool raw = false, m32 = false;
+  const char *emit = "raised", *mcpu = "gfx90a";
+  bool raw = false, m32 = false, pipeline = false, fast_math = false;
+  unsigned sm = 80;
   char *user[MAX_ARGS];
   unsigned n_user = 0;
   for (int i = 1; i < argc; i++) {
@@ -73,6 +86,21 @@ int main(int argc, char **argv) {
       raw = true;
     } else if (strcmp(a, "-m32") == 0) {
       m32 = true;
+    } else if (strcmp(a, "--pipeline-loops") == 0) {
+      pipeline = true;
+    } else if (strncmp(a, "--emit=", 7) == 0) {
+      emit = a + 7;
+      if (strcmp(emit, "raised") != 0 && strncmp(emit, "lowered", 7) != 0 && strcmp(emit, "ptx") != 0 &&
+          strcmp(emit, "amdgcn") != 0)
+        return usage_error("unknown output kind (raised, lowered[=S], ptx, amdgcn): ", a);
+    } else if (strncmp(a, "--sm=", 5) == 0) {
+      if (strcmp(a + 5, "80") != 0 && strcmp(a + 5, "90") != 0)
+        return usage_error("expected --sm=80 or 90: ", a);
+      sm = (unsigned)atoi(a + 5);
+    } else if (strncmp(a, "--mcpu=", 7) == 0) {
+      if (strcmp(a + 7, "gfx90a") != 0 && strcmp(a + 7, "gfx942") != 0)
+        return usage_error("expected --mcpu=gfx90a or gfx942: ", a);
+      mcpu = a + 7;
     } else if (strncmp(a, "-cl-std=", 8) == 0) {
       std = a;
     } else if (strncmp(a, "-O", 2) == 0) {
@@ -81,6 +109,7 @@ int main(int argc, char **argv) {
       user[n_user++] = argv[i];
       user[n_user++] = argv[++i];
     } else if (is_clang_option(a) && n_user + 1 < MAX_ARGS) {
+      fast_math |= strcmp(a, "-cl-fast-relaxed-math") == 0;
       user[n_user++] = argv[i];
     } else if (a[0] == '-' && a[1] != '\0') {
       return usage_error("unknown option ", a);
@@ -145,9 +174,40 @@ int main(int argc, char **argv) {
   for (size_t i = 0; m && i < sizeof passes / sizeof *passes && print_diags(&diag, input); i++)
     gac_pass_find(passes[i])->run(m, NULL, &diag);
   gac_validate_options vopts = {.core = true, .target_env = -1};
-  ok = m && print_diags(&diag, input) && gac_validate(m, &vopts, &diag) && print_diags(&diag, input) &&
-       gac_module_ids_fit(m, &diag) && gac_module_write(m, &words, &num_words) &&
-       write_file_atomic(output, words, num_words * sizeof(uint32_t));
+  ok = m && print_diags(&diag, input) && gac_validate(m, &vopts, &diag) && print_diags(&diag, input);
+  if (ok && pipeline)
+    ok = (gac_pass_find("pipeline-loops")->run(m, NULL, &diag), print_diags(&diag, input));
+  if (ok && strncmp(emit, "lowered", 7) == 0) {
+    char arg[64];
+    snprintf(arg, sizeof arg, "opencl,strategy=%s", emit[7] == '=' ? emit + 8 : "cooperative");
+    ok = (gac_pass_find("lower-async-copies")->run(m, arg, &diag), print_diags(&diag, input)) &&
+         gac_validate(m, &vopts, &diag) && print_diags(&diag, input);
+  }
+  if (ok && (strcmp(emit, "ptx") == 0 || strcmp(emit, "amdgcn") == 0)) {
+#ifndef GAC_HAVE_PTX
+    fprintf(stderr, "gac-cc: error: built without LLVM 19 (llvm-19-dev); --emit=%s is not available\n", emit);
+    ok = false;
+    (void)sm, (void)mcpu, (void)fast_math;
+#else
+    char *code = NULL;
+    size_t code_size = 0;
+    if (strcmp(emit, "ptx") == 0) {
+      gac_ptx_options popts = {.sm = sm, .fast_relaxed_math = fast_math};
+      ok = gac_emit_ptx(m, &popts, &code, &code_size, &diag);
+    } else {
+      size_t len = strlen(output);
+      bool hsaco = len > 6 && strcmp(output + len - 6, ".hsaco") == 0;
+      gac_amdgcn_options aopts = {.mcpu = mcpu, .output = hsaco ? GAC_AMDGCN_CODE_OBJECT : GAC_AMDGCN_ASSEMBLY,
+                                  .fast_relaxed_math = fast_math};
+      ok = gac_emit_amdgcn(m, &aopts, &code, &code_size, &diag);
+    }
+    ok = print_diags(&diag, input) && ok && write_file_atomic(output, code, code_size);
+    free(code);
+#endif
+  } else if (ok) {
+    ok = gac_module_ids_fit(m, &diag) && gac_module_write(m, &words, &num_words) &&
+         write_file_atomic(output, words, num_words * sizeof(uint32_t));
+  }
   if (!ok) {
     print_diags(&diag, input);
     status = EXIT_INVALID;
