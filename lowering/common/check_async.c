@@ -51,6 +51,7 @@ typedef struct fact {
   uint8_t age;             /* back edges crossed since the copy */
   const gac_inst *kept_by; /* the last wait that left it in flight */
   const gac_inst *doubt;   /* what made it "may" other than a join: an untraceable wait, a call */
+  unsigned held_in;        /* slot + 1 that holds its group's event on every path where it is in flight, or 0 */
 } fact;
 
 typedef struct alias {
@@ -124,6 +125,8 @@ typedef struct checker {
   bool any_copy;
   bool unknown_writes; /* a copy into untraced Workgroup memory, or a call that starts copies */
   const gac_inst *at; /* the instruction whose pointers place_of follows */
+  const struct state *cur; /* the state there, when there is one */
+  bool *loop_copies;       /* by loop: its body holds an async copy */
   bool gave_up; /* irreducible flow or no fixpoint: nothing is proved */
   const char *gave_up_why;
 } checker;
@@ -180,6 +183,8 @@ static void merge_witness(fact *into, const fact *from) {
     into->group = 0;
   if (into->old_group != from->old_group)
     into->old_group = 0;
+  if (into->held_in != from->held_in)
+    into->held_in = 0;
   if (!into->copy_in_loop && from->copy_in_loop) {
     into->copy = from->copy;
     into->copy_in_loop = true;
@@ -294,6 +299,7 @@ static bool state_join(state *dst, const state *src) {
     changed |= before.lo != d->lo || before.hi != d->hi || before.must != d->must ||
                before.must_pos != d->must_pos || before.age != d->age || before.kept_by != d->kept_by ||
                before.doubt != d->doubt || before.group != d->group || before.old_group != d->old_group ||
+               before.held_in != d->held_in ||
                before.copy != d->copy;
   }
   for (unsigned i = 0; i < src->nf; i++) {
@@ -423,14 +429,24 @@ static uint32_t resolve_value(const checker *c, uint32_t id, const gac_inst *at)
   return id;
 }
 
-/* A lower bound of id where c->at is: a counter's start, or a guard's bound. */
+/* A lower bound of id where c->at is: id said in what the state knows it
+ * equals (k = n after a loop), then a counter's start or a guard's bound. */
+static bool base_at_least(const checker *c, gac_affine v, uint64_t *min) {
+  int b = c->at ? ca_block_of(&c->cfg, c->at) : -1;
+  uint64_t base_min = 0;
+  if (v.base && !(b >= 0 && (ca_counter_at_least(&c->cfg, (unsigned)b, v.base, &base_min) ||
+                             ca_guard_at_least(&c->cfg, (unsigned)b, v.base, false, &base_min))))
+    return false;
+  if (v.offset < 0 && base_min < (uint64_t)-v.offset)
+    return false;
+  *min = base_min + (uint64_t)v.offset;
+  return true;
+}
+
 static bool lower_bound(void *user, uint32_t id, uint64_t *min) {
   const checker *c = user;
-  for (unsigned l = 0; l < c->cfg.num_loops; l++)
-    if (c->cfg.loops[l].k == id && ca_constant(c->m, c->cfg.loops[l].init, min))
-      return true;
-  int b = c->at ? ca_block_of(&c->cfg, c->at) : -1;
-  return b >= 0 && ca_guard_at_least(&c->cfg, (unsigned)b, id, false, min);
+  return base_at_least(c, (gac_affine){id, 0}, min) ||
+         (c->cur && base_at_least(c, resolve(c->cur, (gac_version){true, {id, 0}}).value, min));
 }
 
 static int buffer_index(checker *c, uint32_t root) {
@@ -691,13 +707,39 @@ static void async_wait(checker *c, state *s, const gac_inst *i) {
   s->nf = out;
 }
 
+/* The slot (its index + 1) a store or a wait's list names, when the checker
+ * sees every store to its variable; else 0. */
+static unsigned traced_slot(checker *c, uint32_t ptr, uint64_t plus) {
+  uint32_t var;
+  uint64_t index;
+  if (!slot_of(c, ptr, &var, &index) || var >= c->m->bound || c->escaped[var])
+    return 0;
+  const slot *e = find_slot(c, var, index + plus, false);
+  return e ? (unsigned)(e - c->slots) + 1 : 0;
+}
+
+/* A store to an event slot: what it held is no longer there, and the
+ * groups the stored event names are held there now. */
+static void store_event(checker *c, state *s, const gac_inst *i) {
+  unsigned held = traced_slot(c, in_operand(i, 0), 0);
+  if (!held)
+    return;
+  uint32_t e = resolve_value(c, in_operand(i, 1), i);
+  for (unsigned k = 0; k < s->nf; k++) {
+    if (s->f[k].held_in == held)
+      s->f[k].held_in = 0;
+    if (names(&s->f[k], e))
+      s->f[k].held_in = held;
+  }
+}
+
 /* OpGroupWaitEvents on events in Function variables: one, or consecutive elements of an array. */
 static void wait_events(checker *c, state *s, const gac_inst *i) {
   enum { MAX_EVENTS = 16 };
   uint64_t count, first;
   uint32_t var, events[MAX_EVENTS];
-  bool traced = ca_constant(c->m, in_operand(i, 1), &count) && count >= 1 && count <= MAX_EVENTS &&
-                slot_of(c, in_operand(i, 2), &var, &first);
+  bool known_count = ca_constant(c->m, in_operand(i, 1), &count) && count >= 1 && count <= MAX_EVENTS;
+  bool traced = known_count && slot_of(c, in_operand(i, 2), &var, &first);
   for (unsigned k = 0; traced && k < count; k++) {
     events[k] = slot_value(c, var, first + k, i);
     traced = events[k] != 0;
@@ -710,6 +752,9 @@ static void wait_events(checker *c, state *s, const gac_inst *i) {
     bool waited = false;
     for (unsigned e = 0; traced && e < count; e++)
       waited |= names(&f, events[e]);
+    /* The variable holds the group's event on every path where it is in flight. */
+    for (uint64_t e = 0; f.held_in && known_count && e < count; e++)
+      waited |= f.held_in == traced_slot(c, in_operand(i, 2), e);
     if (waited)
       continue;
     /* The events waited for are unknown, or the fact lost its group's name
@@ -761,6 +806,7 @@ static void transfer_inst(checker *c, state *s, const gac_inst *i, bool eval, un
   case SpvOpStore:
     if (eval)
       evaluate(c, s, i, 0, ACCESS_WRITE, in_operand(i, 0), ctx, block);
+    store_event(c, s, i);
     return;
   case SpvOpCopyMemory: case SpvOpCopyMemorySized:
     if (eval) {
@@ -803,7 +849,9 @@ static void transfer_inst(checker *c, state *s, const gac_inst *i, bool eval, un
     for (unsigned k = 0; k < s->nf; k++)
       if (s->f[k].queue == PENDING && names(&s->f[k], in))
         rename_group(&s->f[k], i->result_id);
+  c->cur = s;
   place dst = place_of(c, v.destination, i), src = place_of(c, v.source, i);
+  c->cur = NULL;
   fact f = {.copy = i, .copy_in_loop = c->cfg.loop_of[block] >= 0, .queue = PENDING, .group = i->result_id,
             .must = true};
   if (dst.buffer != NOT_WORKGROUP) {
@@ -892,6 +940,22 @@ static int first_iteration_exit(const checker *c, const ca_loop *L) {
   }
 }
 
+/* k = value now (value a constant): a constant version c is k + (c - value),
+ * a form that stays exact as k grows, so what the prologue wrote keeps its
+ * version in later iterations. Only for a loop that copies: the versions
+ * cycle with its counter, not with an inner loop's. */
+static void rebase_constants(const checker *c, state *t, int l, uint64_t value) {
+  const ca_loop *L = &c->cfg.loops[l];
+  remove_alias(t, L->k);
+  add_alias(t, L->k, (gac_affine){0, (int64_t)value});
+  if (!c->loop_copies[l])
+    return;
+  for (unsigned k = 0; k < t->nf; k++)
+    if (t->f[k].version.known && !t->f[k].version.value.base)
+      t->f[k].version.value = (gac_affine){L->k, t->f[k].version.value.offset - (int64_t)value};
+  state_normalize(t);
+}
+
 /* Pushes `out` (the state at the end of block b in context ctx) along edge b -> s. */
 static bool propagate(checker *c, state *states, const state *out, unsigned b, unsigned ctx, unsigned s) {
   const ca_cfg *g = &c->cfg;
@@ -951,6 +1015,10 @@ static bool propagate(checker *c, state *states, const state *out, unsigned b, u
         parent = (int)p;
     l = parent;
   }
+  /* Into the body of a loop that starts at umin(n, cap) on k < n: the start was cap. */
+  if (lb >= 0 && ctx == 0 && g->loops[lb].init_is_min && b == g->loops[lb].header && ca_in_loop(g, lb, s) &&
+      s != g->loops[lb].exit_target)
+    rebase_constants(c, &t, lb, g->loops[lb].cap);
   if (lb >= 0 && ca_in_loop(g, lb, b) && !ca_in_loop(g, lb, s))
     targets = ls >= 0 ? 3u : 1u; /* an outer loop's context is not tracked inside an inner one */
   if (header && ca_in_loop(g, ls, b)) {
@@ -960,17 +1028,10 @@ static bool propagate(checker *c, state *states, const state *out, unsigned b, u
     const ca_loop *L = &g->loops[ls];
     forget_loop_values(c, &t, ls, b, s, false);
     uint64_t init;
-    if (L->k)
+    if (L->k && ca_constant(c->m, L->init, &init))
+      rebase_constants(c, &t, ls, init);
+    else if (L->k)
       add_alias(&t, L->k, affine_value(c->m, L->init, 0));
-    /* With k = init here, version c is k + (c - init): a form that stays
-     * exact as k grows, so what the prologue wrote keeps its version in
-     * later iterations. */
-    if (L->k && ca_constant(c->m, L->init, &init)) {
-      for (unsigned k = 0; k < t.nf; k++)
-        if (t.f[k].version.known && !t.f[k].version.value.base)
-          t.f[k].version.value = (gac_affine){L->k, t.f[k].version.value.offset - (int64_t)init};
-      state_normalize(&t);
-    }
     targets = 1u;
   } else {
     for (unsigned k = 0; k < t.nf; k++) {
@@ -1036,7 +1097,10 @@ static bool relevant(const checker *c, int buf, enum access_kind kind) {
 
 static void evaluate(checker *c, const state *s, const gac_inst *i, unsigned role, enum access_kind kind,
                      uint32_t ptr, unsigned ctx, unsigned block) {
-  evaluate_place(c, s, i, role, kind, place_of(c, ptr, i), ctx, block);
+  c->cur = s;
+  place p = place_of(c, ptr, i);
+  c->cur = NULL;
+  evaluate_place(c, s, i, role, kind, p, ctx, block);
 }
 
 static void evaluate_place(checker *c, const state *s, const gac_inst *i, unsigned role, enum access_kind kind,
@@ -1401,6 +1465,18 @@ static void mark_written(checker *c) {
   }
 }
 
+static void mark_loops_that_copy(checker *c) {
+  c->loop_copies = calloc(c->cfg.num_loops ? c->cfg.num_loops : 1, sizeof *c->loop_copies);
+  if (!c->loop_copies)
+    abort();
+  for (unsigned b = 0; b < c->cfg.n; b++) {
+    bool copies = false;
+    gac_foreach_inst(i, &c->cfg.blocks[b]->insts) copies |= is_copy(c->m, i);
+    for (unsigned l = 0; copies && l < c->cfg.num_loops; l++)
+      c->loop_copies[l] |= c->cfg.loops[l].body[b];
+  }
+}
+
 static void check_function(checker *c, gac_function *f) {
   ca_cfg_build(&c->cfg, c->m, f);
   c->kernel = distinct_parameters(c->m, f->def->result_id, 0);
@@ -1411,6 +1487,7 @@ static void check_function(checker *c, gac_function *f) {
   c->gave_up_why = "the control flow is irreducible";
   scan_stores(c);
   mark_written(c);
+  mark_loops_that_copy(c);
   unsigned n = c->cfg.n;
   state *states = calloc(2 * (n ? n : 1), sizeof *states);
   if (!states)
@@ -1457,6 +1534,8 @@ static void check_function(checker *c, gac_function *f) {
     state_free(&states[k]);
   free(states);
   free(c->escaped);
+  free(c->loop_copies);
+  c->loop_copies = NULL;
   free(c->slots);
   c->slots = NULL;
   c->nslots = 0;

@@ -101,6 +101,51 @@ static void find_exit_test(ca_cfg *c, ca_loop *L, unsigned b) {
   L->exit_offset = x == L->k_next;
 }
 
+/* x = OpSelect(cmp(p, q), a, b) as umin(a, b): a and b are the compared
+ * values, a taken where it is the smaller (unsigned). */
+static bool umin_of(const gac_module *m, uint32_t x, uint32_t *a, uint32_t *b) {
+  const gac_inst *sel = gac_def(m, x);
+  if (!sel || sel->opcode != SpvOpSelect || sel->num_words != 6)
+    return false;
+  const gac_inst *cmp = gac_def(m, sel->words[3]);
+  if (!cmp || cmp->num_words != 5)
+    return false;
+  uint32_t p = cmp->words[3], q = cmp->words[4];
+  *a = sel->words[4];
+  *b = sel->words[5];
+  switch (cmp->opcode) {
+  case SpvOpULessThan: case SpvOpULessThanEqual: return *a == p && *b == q;
+  case SpvOpUGreaterThan: case SpvOpUGreaterThanEqual: return *a == q && *b == p;
+  default: return false;
+  }
+}
+
+/* The pipelined body's start min(S, n) against the test k < n in the header. */
+static void find_min_init(ca_cfg *c, ca_loop *L) {
+  uint32_t a, b;
+  if (!L->has_exit_test || L->exit_block != L->header || L->compare != SpvOpULessThan || L->exit_offset ||
+      !umin_of(c->m, L->init, &a, &b))
+    return;
+  uint32_t other = a == L->bound ? b : b == L->bound ? a : 0;
+  L->init_is_min = other && ca_constant(c->m, other, &L->cap);
+}
+
+bool ca_counter_at_least(const ca_cfg *c, unsigned block, uint32_t id, uint64_t *min) {
+  for (unsigned l = 0; l < c->num_loops; l++) {
+    const ca_loop *L = &c->loops[l];
+    if (L->k != id)
+      continue;
+    if (ca_constant(c->m, L->init, min))
+      return true;
+    /* Past the header the test k < bound held once, so the start was cap, and k only grows. */
+    if (L->init_is_min && L->body[block] && block != L->header) {
+      *min = L->cap;
+      return true;
+    }
+  }
+  return false;
+}
+
 static void find_loops(ca_cfg *c) {
   const gac_cfg *g = &c->g;
   c->loops = xcalloc(c->n, sizeof *c->loops);
@@ -134,6 +179,7 @@ static void find_loops(ca_cfg *c) {
     find_exit_test(c, L, L->header);
     if (latches == 1)
       find_exit_test(c, L, c->rpo[latch]);
+    find_min_init(c, L);
   }
   free(body);
   for (unsigned b = 0; b < c->n; b++) {

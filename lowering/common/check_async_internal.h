@@ -20,6 +20,11 @@ typedef struct ca_loop {
   unsigned exit_block, exit_target; /* the test's block and the successor that leaves */
   uint32_t bound, compare;          /* n and the comparison's opcode */
   int64_t exit_offset;
+  /* init = umin(bound, cap) with the test k < bound in the header (a
+   * pipelined body that starts at min(S, n)): the body runs only if
+   * cap < bound, so there k = cap in the first iteration and k >= cap. */
+  bool init_is_min;
+  uint64_t cap;
 } ca_loop;
 
 typedef struct ca_cfg {
@@ -54,6 +59,9 @@ unsigned ca_path(const ca_cfg *c, unsigned a, unsigned b, const bool *avoid, uns
  * (edges into blocks that have no other predecessor and dominate it), by
  * unsigned or by signed comparisons with constants; false if none. */
 bool ca_guard_at_least(const ca_cfg *c, unsigned block, uint32_t n, bool is_signed, uint64_t *min);
+/* A lower bound of loop counter id in `block`: its constant start, or cap
+ * past the header of a loop whose start is umin(bound, cap). */
+bool ca_counter_at_least(const ca_cfg *c, unsigned block, uint32_t id, uint64_t *min);
 
 bool ca_constant(const gac_module *m, uint32_t id, uint64_t *value);
 /* "%name" from OpName, else "%id". */

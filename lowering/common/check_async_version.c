@@ -41,11 +41,27 @@ static uint32_t strip_conversions(const gac_module *m, uint32_t id) {
   return id;
 }
 
-/* x as b + c; false if it is not of that shape. */
-static bool affine_of(const gac_module *m, uint32_t x, gac_affine *out, bool *subtracts) {
+static unsigned int_width(const gac_module *m, uint32_t id) {
+  const gac_inst *t = gac_value_type(m, id);
+  return t && t->opcode == SpvOpTypeInt ? t->words[2] : 0;
+}
+
+/* A constant as the signed value it adds: clang writes k - 1 as k + 0xFFFFFFFF. */
+static bool signed_constant(const gac_module *m, uint32_t id, int64_t *value) {
+  uint64_t c;
+  if (!ca_constant(m, id, &c))
+    return false;
+  unsigned w = int_width(m, id);
+  *value = w >= 1 && w < 64 ? (int64_t)(c << (64 - w)) >> (64 - w) : (int64_t)c;
+  return true;
+}
+
+/* x as b + c, through chains of additions and subtractions of constants
+ * (k + 0 - 2 as the pipeliner writes it); false if it is not of that shape.
+ * c < 0 means the unsigned value wraps where b < -c. */
+static bool affine_of(const gac_module *m, uint32_t x, gac_affine *out, unsigned depth) {
   x = strip_conversions(m, x);
   uint64_t c;
-  *subtracts = false;
   if (ca_constant(m, x, &c)) {
     *out = (gac_affine){0, (int64_t)c};
     return true;
@@ -53,13 +69,15 @@ static bool affine_of(const gac_module *m, uint32_t x, gac_affine *out, bool *su
   const gac_inst *d = gac_def(m, x);
   if (d && (d->opcode == SpvOpIAdd || d->opcode == SpvOpISub) && d->num_words == 5) {
     uint32_t l = strip_conversions(m, d->words[3]), r = strip_conversions(m, d->words[4]);
-    if (ca_constant(m, r, &c) && !ca_constant(m, l, &(uint64_t){0})) {
-      *subtracts = d->opcode == SpvOpISub;
-      *out = (gac_affine){l, *subtracts ? -(int64_t)c : (int64_t)c};
+    int64_t k;
+    if (signed_constant(m, r, &k) && !ca_constant(m, l, &(uint64_t){0}) && depth < 8 &&
+        affine_of(m, l, out, depth + 1)) {
+      out->offset += d->opcode == SpvOpISub ? -k : k;
       return true;
     }
-    if (d->opcode == SpvOpIAdd && ca_constant(m, l, &c) && !ca_constant(m, r, &(uint64_t){0})) {
-      *out = (gac_affine){r, (int64_t)c};
+    if (d->opcode == SpvOpIAdd && signed_constant(m, l, &k) && !ca_constant(m, r, &(uint64_t){0}) && depth < 8 &&
+        affine_of(m, r, out, depth + 1)) {
+      out->offset += k;
       return true;
     }
     return false;
@@ -70,11 +88,6 @@ static bool affine_of(const gac_module *m, uint32_t x, gac_affine *out, bool *su
   return true;
 }
 
-static unsigned int_width(const gac_module *m, uint32_t id) {
-  const gac_inst *t = gac_value_type(m, id);
-  return t && t->opcode == SpvOpTypeInt ? t->words[2] : 0;
-}
-
 static bool power_of_two_within(uint32_t v, unsigned width) {
   return (v & (v - 1)) == 0 && width >= 1 && width <= 64 && (width == 64 || v <= (UINT64_C(1) << width));
 }
@@ -83,25 +96,24 @@ static bool power_of_two_within(uint32_t v, unsigned width) {
 static bool version_term(const gac_module *m, uint32_t index, uint32_t num_versions,
                          bool (*lower_bound)(void *user, uint32_t id, uint64_t *min), void *user, gac_affine *out,
                          unsigned depth) {
-  bool subtracts;
   uint64_t v;
   index = strip_conversions(m, index);
   const gac_inst *d = gac_def(m, index);
   if (!d || depth > 4)
     return false;
   if (d->opcode == SpvOpUMod && d->num_words == 5) {
-    if (!ca_constant(m, d->words[4], &v) || v != num_versions || !affine_of(m, d->words[3], out, &subtracts))
+    if (!ca_constant(m, d->words[4], &v) || v != num_versions || !affine_of(m, d->words[3], out, 0))
       return false;
     /* Unsigned b - c wraps below zero, and 2^w mod V is 0 only for V a power of two. */
     uint64_t min;
-    return !subtracts || power_of_two_within(num_versions, int_width(m, d->words[3])) ||
+    return out->offset >= 0 || !out->base || power_of_two_within(num_versions, int_width(m, d->words[3])) ||
            (lower_bound && lower_bound(user, out->base, &min) && min >= (uint64_t)-out->offset);
   }
   /* x & (V - 1) is x mod V for V a power of two (as clang writes k % 2). */
   if (d->opcode == SpvOpBitwiseAnd && d->num_words == 5 && power_of_two_within(num_versions, int_width(m, index)))
     for (unsigned k = 3; k < 5; k++)
       if (ca_constant(m, d->words[k], &v) && v == num_versions - 1)
-        return affine_of(m, d->words[7 - k], out, &subtracts);
+        return affine_of(m, d->words[7 - k], out, 0);
   /* x ^ 1 is x + 1 mod 2 (as clang writes (k - 1) % 2). */
   if (d->opcode == SpvOpBitwiseXor && d->num_words == 5 && num_versions == 2)
     for (unsigned k = 3; k < 5; k++)
@@ -111,7 +123,7 @@ static bool version_term(const gac_module *m, uint32_t index, uint32_t num_versi
         return true;
       }
   /* An index without mod is in bounds (an access chain's rule), so it is its own version. */
-  return affine_of(m, index, out, &subtracts);
+  return affine_of(m, index, out, 0);
 }
 
 gac_version gac_version_of_index(const gac_module *m, uint32_t index, uint32_t num_versions,
