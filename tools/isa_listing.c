@@ -1,0 +1,158 @@
+/* Reading llvm-objdump-19 -d listings of AMDGCN code objects (gfx9):
+ *   0000000000001900 <matmul>:
+ *   \ts_branch 11                        // 000000001AD0: BF82000B <matmul+0x200>
+ * Branch targets are computed from the encoding's simm16 (addr + 4 +
+ * 4 * simm16), not from the symbolic comment. */
+#include "isa_listing.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool starts(const char *s, const char *prefix) { return strncmp(s, prefix, strlen(prefix)) == 0; }
+
+/* An operand that is the word `lds` (the LDS-direct form of gfx90a's loads). */
+static bool has_lds_operand(const char *ops) {
+  for (const char *p = strstr(ops, "lds"); p; p = strstr(p + 1, "lds"))
+    if ((p == ops || p[-1] == ' ' || p[-1] == ',') && (p[3] == '\0' || p[3] == ' ' || p[3] == ','))
+      return true;
+  return false;
+}
+
+/* vmcnt of an s_waitcnt: the vmcnt(N) field, or the raw simm16 (gfx9:
+ * bits 3:0 and 15:14); 63 (no wait) when the field is absent. */
+static unsigned wait_vmcnt(const char *ops) {
+  const char *v = strstr(ops, "vmcnt(");
+  if (v)
+    return (unsigned)strtoul(v + 6, NULL, 10);
+  if (*ops >= '0' && *ops <= '9') {
+    unsigned long imm = strtoul(ops, NULL, 0);
+    return (unsigned)((imm & 0xf) | ((imm >> 10) & 0x30));
+  }
+  return 63;
+}
+
+static isa_kind classify(const char *mn, const char *ops, unsigned *vmcnt) {
+  if (starts(mn, "global_load_lds_") || ((starts(mn, "global_load_") || starts(mn, "buffer_load_")) && has_lds_operand(ops)))
+    return ISA_DMA;
+  if (starts(mn, "global_load_") || starts(mn, "buffer_load_"))
+    return ISA_LOAD;
+  if (starts(mn, "global_") || starts(mn, "buffer_") || starts(mn, "flat_") || starts(mn, "scratch_") ||
+      starts(mn, "tbuffer_") || starts(mn, "image_"))
+    return ISA_VMEM;
+  if (strcmp(mn, "s_waitcnt") == 0) {
+    *vmcnt = wait_vmcnt(ops);
+    return ISA_WAIT;
+  }
+  if (strcmp(mn, "s_barrier") == 0)
+    return ISA_BARRIER;
+  if (starts(mn, "ds_read") || starts(mn, "ds_load") || (starts(mn, "ds_") && strstr(mn, "_rtn")))
+    return ISA_LDS_READ;
+  if (strcmp(mn, "s_branch") == 0)
+    return ISA_BRANCH;
+  if (strcmp(mn, "s_cbranch_join") == 0 || strcmp(mn, "s_cbranch_g_fork") == 0 || strcmp(mn, "s_cbranch_i_fork") == 0 ||
+      strcmp(mn, "s_setpc_b64") == 0 || strcmp(mn, "s_swappc_b64") == 0 || strcmp(mn, "s_call_b64") == 0 ||
+      strcmp(mn, "s_rfe_b64") == 0)
+    return ISA_INDIRECT;
+  if (starts(mn, "s_cbranch_"))
+    return ISA_CBRANCH;
+  if (starts(mn, "s_endpgm"))
+    return ISA_END;
+  return ISA_OTHER;
+}
+
+static bool push(isa_kernel *k, const isa_inst *i) {
+  if (k->n == k->cap) {
+    size_t cap = k->cap ? 2 * k->cap : 256;
+    isa_inst *grown = realloc(k->insts, cap * sizeof *grown);
+    if (!grown)
+      return false;
+    k->insts = grown;
+    k->cap = cap;
+  }
+  k->insts[k->n++] = *i;
+  return true;
+}
+
+/* One instruction line: "\tMNEMONIC OPERANDS // ADDR: ENC..." */
+static bool parse_inst(const char *line, isa_inst *out) {
+  const char *c = strstr(line, "//");
+  if (!c)
+    return false;
+  char body[256];
+  size_t len = (size_t)(c - line);
+  if (len >= sizeof body)
+    len = sizeof body - 1;
+  memcpy(body, line, len);
+  body[len] = '\0';
+  while (len && (body[len - 1] == ' ' || body[len - 1] == '\t'))
+    body[--len] = '\0';
+  char *mn = body + strspn(body, " \t");
+  char *ops = mn + strcspn(mn, " ");
+  if (*ops)
+    *ops++ = '\0';
+  unsigned long long addr, enc;
+  if (sscanf(c + 2, " %llx: %llx", &addr, &enc) != 2)
+    return false;
+  memset(out, 0, sizeof *out);
+  out->addr = addr;
+  snprintf(out->text, sizeof out->text, "%s%s%s", mn, *ops ? " " : "", ops);
+  out->kind = classify(mn, ops, &out->vmcnt);
+  if (out->kind == ISA_BRANCH || out->kind == ISA_CBRANCH)
+    out->target = addr + 4 + 4 * (int64_t)(int16_t)(enc & 0xffff);
+  return true;
+}
+
+bool isa_listing_parse(const char *text, isa_kernel **kernels, size_t *n, char *err, size_t err_size) {
+  *kernels = NULL;
+  *n = 0;
+  size_t cap = 0;
+  for (const char *line = text; *line;) {
+    const char *end = strchr(line, '\n');
+    size_t len = end ? (size_t)(end - line) : strlen(line);
+    char buf[512];
+    snprintf(buf, sizeof buf, "%.*s", (int)(len < sizeof buf ? len : sizeof buf - 1), line);
+    unsigned long long addr;
+    char name[128];
+    if (sscanf(buf, "%llx <%127[^>]>:", &addr, name) == 2 && buf[0] != '\t') {
+      if (*n == cap) {
+        cap = cap ? 2 * cap : 8;
+        isa_kernel *grown = realloc(*kernels, cap * sizeof *grown);
+        if (!grown)
+          return snprintf(err, err_size, "out of memory"), false;
+        *kernels = grown;
+      }
+      memset(&(*kernels)[*n], 0, sizeof **kernels);
+      snprintf((*kernels)[(*n)++].name, sizeof name, "%s", name);
+    } else if (buf[0] == '\t' && *n) {
+      isa_inst i;
+      if (!parse_inst(buf, &i)) {
+        snprintf(err, err_size, "cannot read the line '%s'", buf + 1);
+        return false;
+      }
+      if (!push(&(*kernels)[*n - 1], &i))
+        return snprintf(err, err_size, "out of memory"), false;
+    }
+    line += len + (end ? 1 : 0);
+  }
+  return true;
+}
+
+void isa_kernels_free(isa_kernel *kernels, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    free(kernels[i].insts);
+  free(kernels);
+}
+
+size_t isa_find(const isa_kernel *k, uint64_t addr) {
+  size_t lo = 0, hi = k->n;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (k->insts[mid].addr < addr)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < k->n && k->insts[lo].addr == addr ? lo : SIZE_MAX;
+}

@@ -1,0 +1,46 @@
+/* An AMDGCN kernel as llvm-objdump-19 -d lists it, reduced to what the
+ * vmcnt check needs: per instruction its address, its class, a branch
+ * target, a wait's vmcnt. */
+#ifndef GAC_TOOLS_ISA_LISTING_H
+#define GAC_TOOLS_ISA_LISTING_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum isa_kind {
+  ISA_OTHER,
+  ISA_DMA,        /* an LDS-direct load: global_load_lds_*, global/buffer_load_* ... lds */
+  ISA_LOAD,       /* global_load_*, buffer_load_*: counted in vmcnt, retired in order */
+  ISA_VMEM,       /* other vector memory (stores, atomics, flat, scratch): counted, order not relied on */
+  ISA_WAIT,       /* s_waitcnt with a vmcnt field */
+  ISA_BARRIER,    /* s_barrier */
+  ISA_LDS_READ,   /* ds_read*, ds_load*, ds_*_rtn_* */
+  ISA_BRANCH,     /* s_branch */
+  ISA_CBRANCH,    /* s_cbranch_* (both ways) */
+  ISA_END,        /* s_endpgm */
+  ISA_INDIRECT,   /* s_setpc_b64, s_swappc_b64, s_cbranch_join, ...: control flow not followed */
+} isa_kind;
+
+typedef struct isa_inst {
+  uint64_t addr;
+  isa_kind kind;
+  unsigned vmcnt;  /* ISA_WAIT */
+  uint64_t target; /* ISA_BRANCH, ISA_CBRANCH */
+  char text[80];   /* mnemonic and operands, for diagnostics */
+} isa_inst;
+
+typedef struct isa_kernel {
+  char name[128];
+  isa_inst *insts;
+  size_t n, cap;
+} isa_kernel;
+
+/* Splits the listing into functions; *kernels is malloc'd (free with
+ * isa_kernels_free). False on a line it cannot read, with a message. */
+bool isa_listing_parse(const char *text, isa_kernel **kernels, size_t *n, char *err, size_t err_size);
+void isa_kernels_free(isa_kernel *kernels, size_t n);
+/* The index of the instruction at addr, or SIZE_MAX. */
+size_t isa_find(const isa_kernel *k, uint64_t addr);
+
+#endif
