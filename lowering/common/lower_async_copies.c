@@ -14,6 +14,14 @@
  *              what makes the other work-items' stores visible.
  * late         a testing strategy: copies land only at the waits that cover
  *              them, their destinations poisoned meanwhile (lower_late.c).
+ * leader       work-item 0 copies line after line, each line a loop of units
+ *              of 16, 8, 4 or 1 bytes (chosen as for cooperative), with no
+ *              division per unit; events and waits as for cooperative. On
+ *              PoCL's CPU device, whose work-items run one after another,
+ *              that is the least work per byte (docs/LOWERING.md).
+ * auto         per copy, lines, cooperative or leader, as a device profile
+ *              (device=pocl-cpu, the default, or gpu) and the copy's shape
+ *              decide (copy_strategy.c: the rule and its measurements).
  * serial       a baseline for benchmarks, not for use: work-item 0 copies
  *              byte by byte, as Codeplay's kit lowers these builtins; events
  *              and waits as for cooperative.
@@ -46,11 +54,13 @@
 #include "gac/ptx.h"
 #include "gac/validate.h"
 #include "copy_helpers.h"
+#include "copy_strategy.h"
 #include "lower_util.h"
 #include "lowering.h"
 
 typedef enum strategy {
-  STRATEGY_LINES, STRATEGY_COOPERATIVE, STRATEGY_SERIAL, STRATEGY_PTX, STRATEGY_LATE, STRATEGY_AMDGCN
+  STRATEGY_LINES, STRATEGY_COOPERATIVE, STRATEGY_SERIAL, STRATEGY_PTX, STRATEGY_LATE, STRATEGY_AMDGCN,
+  STRATEGY_LEADER, STRATEGY_AUTO
 } strategy;
 
 enum { WAVE = 64 }; /* lanes of a CDNA wave */
@@ -141,6 +151,19 @@ static uint32_t unit_type(gac_lowering *L, unsigned width) {
   case 4: return uint;
   default: return L->uchar_type;
   }
+}
+
+/* One unit of type t (`width` bytes) from src to dst, uchar pointers of
+ * p's storage classes. */
+static void move_unit(gac_lowering *L, gac_builder *b, const copy_plan *p, uint32_t t, unsigned width, uint32_t src,
+                      uint32_t dst) {
+  gac_module *m = L->m;
+  uint32_t sc_src = gac_def(m, p->src_ptr_type)->words[2], sc_dst = gac_def(m, p->dst_ptr_type)->words[2];
+  uint32_t sp = gac_build_ops(b, SpvOpBitcast, gac_type_pointer(m, sc_src, t), GAC_NEW_ID, GAC_ID(src))->result_id;
+  uint32_t dp = gac_build_ops(b, SpvOpBitcast, gac_type_pointer(m, sc_dst, t), GAC_NEW_ID, GAC_ID(dst))->result_id;
+  uint32_t v = gac_build_ops(b, SpvOpLoad, t, GAC_NEW_ID, GAC_ID(sp), GAC_LIT(SpvMemoryAccessAlignedMask),
+                             GAC_LIT(width))->result_id;
+  gac_build_ops(b, SpvOpStore, 0, 0, GAC_ID(dp), GAC_ID(v), GAC_LIT(SpvMemoryAccessAlignedMask), GAC_LIT(width));
 }
 
 /* Marks the loop lp (a body of one block, exit `done`) not to be unrolled:
@@ -279,12 +302,36 @@ static void cooperative_loop(gac_lowering *L, copy_plan *p, gac_block *from, gac
     lower_loop_close(L, &lp, lp.body, L->one);
     return;
   }
-  uint32_t sp = gac_build_ops(&b, SpvOpBitcast, gac_type_pointer(m, sc_src, t), GAC_NEW_ID, GAC_ID(src))->result_id;
-  uint32_t dp = gac_build_ops(&b, SpvOpBitcast, gac_type_pointer(m, sc_dst, t), GAC_NEW_ID, GAC_ID(dst))->result_id;
-  uint32_t v = gac_build_ops(&b, SpvOpLoad, t, GAC_NEW_ID, GAC_ID(sp), GAC_LIT(SpvMemoryAccessAlignedMask),
-                             GAC_LIT(width))->result_id;
-  gac_build_ops(&b, SpvOpStore, 0, 0, GAC_ID(dp), GAC_ID(v), GAC_LIT(SpvMemoryAccessAlignedMask), GAC_LIT(width));
+  move_unit(L, &b, p, t, width, src, dst);
   lower_loop_close(L, &lp, lp.body, L->one);
+}
+
+/* leader: work-item 0 copies line after line, each line a loop of
+ * `width`-byte units from `from` to `join`; the others' line count is 0
+ * (a select, not a branch on the local id). No division per unit, as in a
+ * memcpy: PoCL runs a group's work-items one after another anyway. */
+static void leader_loop(gac_lowering *L, copy_plan *p, gac_block *from, gac_block *join, unsigned width, uint32_t id) {
+  gac_module *m = L->m;
+  gac_builder f = gac_builder_at_end(m, &from->insts);
+  uint32_t w = gac_constant_int(m, L->size_type, width);
+  uint32_t units = lower_op2(&f, SpvOpUDiv, L->size_type, p->line_bytes, w);
+  uint32_t leads = lower_op2(&f, SpvOpIEqual, L->bool_type, id, L->zero);
+  uint32_t lines = gac_build_ops(&f, SpvOpSelect, L->size_type, GAC_NEW_ID, GAC_ID(leads), GAC_ID(p->total_lines),
+                                 GAC_ID(L->zero))->result_id;
+  gac_loop outer = lower_loop_open(L, from, join, L->zero, lines, 0, 0);
+  gac_builder o = gac_builder_at_end(m, &outer.body->insts);
+  uint32_t so, dof;
+  line_offsets(L, &o, p, outer.counter, 0, &so, &dof);
+  uint32_t src_line = byte_address(L, &o, p->src, p->src_ptr_type, so);
+  uint32_t dst_line = byte_address(L, &o, p->dst, p->dst_ptr_type, dof);
+  gac_block *line_done = gac_block_create(m, from->function, outer.body);
+  gac_loop inner = lower_loop_open(L, outer.body, line_done, L->zero, units, 0, 0);
+  gac_builder b = gac_builder_at_end(m, &inner.body->insts);
+  uint32_t t = unit_type(L, width), offset = lower_mul(L, &b, inner.counter, w);
+  move_unit(L, &b, p, t, width, byte_address(L, &b, src_line, p->src_ptr_type, offset),
+            byte_address(L, &b, dst_line, p->dst_ptr_type, offset));
+  lower_loop_close(L, &inner, inner.body, L->one);
+  lower_loop_close(L, &outer, line_done, L->one);
 }
 
 /* sm_90: the shortest line a bulk copy moves. Bulk copies are issued per
@@ -479,7 +526,10 @@ static uint32_t lower_cooperative(gac_lowering *L, copy_plan *p, gac_block *pre,
                     GAC_ID(gac_block_label(next_test)));
       test = next_test;
     }
-    cooperative_loop(L, p, loop_from, join, widths[i], id, size, strat, strat == STRATEGY_PTX && i > 0);
+    if (strat == STRATEGY_LEADER)
+      leader_loop(L, p, loop_from, join, widths[i], id);
+    else
+      cooperative_loop(L, p, loop_from, join, widths[i], id, size, strat, strat == STRATEGY_PTX && i > 0);
   }
   if (num_widths == 0) {
     gac_builder t = gac_builder_at_end(m, &pre->insts);
@@ -716,23 +766,49 @@ bool lower_core_copy_as_2d(gac_lowering *L, const gac_inst *i, gac_async_copy *k
   return true;
 }
 
+/* An OpenCL strategy and, for auto, the device profile. */
+typedef struct opencl_strategy {
+  strategy strat;
+  copy_device device;
+} opencl_strategy;
+
+static uint32_t lower_opencl(gac_lowering *L, copy_plan *p, gac_block *pre, gac_block *exit, opencl_strategy s);
+
+static strategy strategy_of(copy_kind kind) {
+  return kind == COPY_KIND_LINES ? STRATEGY_LINES : kind == COPY_KIND_LEADER ? STRATEGY_LEADER : STRATEGY_COOPERATIVE;
+}
+
+/* auto: the lowering the device profile chooses for the copy's shape. */
+static uint32_t lower_auto(gac_lowering *L, copy_plan *p, gac_block *pre, gac_block *exit, copy_device device) {
+  strategy chosen = strategy_of(copy_strategy_choose(device, p->line_bytes_known));
+  return lower_opencl(L, p, pre, exit, (opencl_strategy){chosen, device});
+}
+
+/* The copy p lowered by strategy s, from the end of pre to exit; returns its event. */
+static uint32_t lower_opencl(gac_lowering *L, copy_plan *p, gac_block *pre, gac_block *exit, opencl_strategy s) {
+  if (s.strat == STRATEGY_AUTO)
+    return lower_auto(L, p, pre, exit, s.device);
+  return s.strat == STRATEGY_LINES ? lower_lines(L, p, pre, exit) : lower_cooperative(L, p, pre, exit, s.strat);
+}
+
 /* A copy helper's body (copy_helpers.c): the copy as it would be inlined. */
 static uint32_t helper_body(gac_lowering *L, const gac_async_copy *k, gac_block *entry, gac_block *exit, void *user) {
-  strategy strat = *(const strategy *)user;
   copy_plan p = {.k = *k, .in_helper = true};
   gac_builder b = gac_builder_at_end(L->m, &entry->insts);
   plan_copy(L, &b, &p);
-  return strat == STRATEGY_LINES ? lower_lines(L, &p, entry, exit) : lower_cooperative(L, &p, entry, exit, strat);
+  return lower_opencl(L, &p, entry, exit, *(const opencl_strategy *)user);
 }
 
 static const struct {
   const char *text;
-  int strategy, helpers; /* -1: not this option */
+  int strategy, helpers, device; /* -1: not this option */
 } options[] = {
-    {"strategy=lines", STRATEGY_LINES, -1},           {"strategy=cooperative", STRATEGY_COOPERATIVE, -1},
-    {"strategy=serial", STRATEGY_SERIAL, -1},         {"strategy=late", STRATEGY_LATE, -1},
-    {"helpers=auto", -1, COPY_HELPERS_AUTO},          {"helpers=always", -1, COPY_HELPERS_ALWAYS},
-    {"helpers=never", -1, COPY_HELPERS_NEVER},
+    {"strategy=lines", STRATEGY_LINES, -1, -1},       {"strategy=cooperative", STRATEGY_COOPERATIVE, -1, -1},
+    {"strategy=serial", STRATEGY_SERIAL, -1, -1},     {"strategy=late", STRATEGY_LATE, -1, -1},
+    {"strategy=leader", STRATEGY_LEADER, -1, -1},     {"strategy=auto", STRATEGY_AUTO, -1, -1},
+    {"device=pocl-cpu", -1, -1, COPY_DEVICE_POCL_CPU}, {"device=gpu", -1, -1, COPY_DEVICE_GPU},
+    {"helpers=auto", -1, COPY_HELPERS_AUTO, -1},      {"helpers=always", -1, COPY_HELPERS_ALWAYS, -1},
+    {"helpers=never", -1, COPY_HELPERS_NEVER, -1},
 };
 
 /* opencl[,strategy=S][,helpers=H], ptx[,sm=80|90] or
@@ -740,9 +816,10 @@ static const struct {
  * cooperative: it was faster than lines on PoCL over most shapes of
  * bench/pocl (docs/LOWERING.md), and it is the one that spreads the work on
  * a device whose work-items run in parallel. */
-static bool parse_arg(const char *arg, strategy *s, bool *sm90, bool *dma_narrow, copy_helper_mode *helpers,
-                      gac_diag *diag) {
+static bool parse_arg(const char *arg, strategy *s, copy_device *device, bool *sm90, bool *dma_narrow,
+                      copy_helper_mode *helpers, gac_diag *diag) {
   *s = STRATEGY_COOPERATIVE;
+  *device = COPY_DEVICE_POCL_CPU;
   *helpers = COPY_HELPERS_AUTO;
   *sm90 = arg && strcmp(arg, "ptx,sm=90") == 0;
   *dma_narrow = arg && strcmp(arg, "amdgcn,mcpu=gfx942") == 0;
@@ -767,13 +844,16 @@ static bool parse_arg(const char *arg, strategy *s, bool *sm90, bool *dma_narrow
       *s = (strategy)options[i].strategy;
     if (ok && options[i].helpers >= 0)
       *helpers = (copy_helper_mode)options[i].helpers;
+    if (ok && options[i].device >= 0)
+      *device = (copy_device)options[i].device;
     rest += len;
   }
   if (ok)
     return true;
   gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "lower.argument",
-               "--lower-async-copies=%s: expected opencl[,strategy=S][,helpers=H] with S one of "
-               "lines, cooperative, serial, late and H one of auto, always, never; or ptx[,sm=80|90]; or "
+               "--lower-async-copies=%s: expected opencl[,strategy=S][,device=D][,helpers=H] with S one of "
+               "lines, cooperative, leader, auto, serial, late, D one of pocl-cpu, gpu (for auto) and H one of "
+               "auto, always, never; or ptx[,sm=80|90]; or "
                "amdgcn[,mcpu=gfx90a|gfx942]",
                arg);
   return false;
@@ -781,9 +861,10 @@ static bool parse_arg(const char *arg, strategy *s, bool *sm90, bool *dma_narrow
 
 bool gac_lower_async_copies(gac_module *m, const char *arg, gac_diag *diag) {
   strategy strat;
+  copy_device device;
   bool sm90, dma_narrow;
   copy_helper_mode helper_mode;
-  if (!parse_arg(arg, &strat, &sm90, &dma_narrow, &helper_mode, diag))
+  if (!parse_arg(arg, &strat, &device, &sm90, &dma_narrow, &helper_mode, diag))
     return false;
   /* PTX and AMDGCN: the waits become the target's, before the copies. */
   bool gpu = strat == STRATEGY_PTX || strat == STRATEGY_AMDGCN;
@@ -832,8 +913,9 @@ bool gac_lower_async_copies(gac_module *m, const char *arg, gac_diag *diag) {
   /* OpenCL: copies of a class through one helper (copy_helpers.c). PTX
    * inlines every copy: its units and runs depend on each copy's block. */
   copy_helpers *helpers = NULL;
+  opencl_strategy opencl = {strat, device};
   if (!gpu && helper_mode != COPY_HELPERS_NEVER) {
-    helpers = copy_helpers_create(&L, helper_mode, helper_body, &strat);
+    helpers = copy_helpers_create(&L, helper_mode, helper_body, &opencl);
     for (size_t c = 0; helpers && c < n; c++) {
       gac_async_copy k;
       if (gac_async_copy_decode(m, copies[c], &k))
@@ -871,13 +953,13 @@ bool gac_lower_async_copies(gac_module *m, const char *arg, gac_diag *diag) {
     plan_copy(&L, &b, &p);
     uint32_t result = inst->result_id;
     gac_inst_remove(m, inst);
-    uint32_t event = strat == STRATEGY_LINES ? lower_lines(&L, &p, pre, exit)
-                                             : lower_cooperative(&L, &p, pre, exit, strat);
+    uint32_t event = lower_opencl(&L, &p, pre, exit, opencl);
     gac_replace_all_uses(m, result, event);
   }
   free(copies);
   copy_helpers_destroy(helpers);
-  if (ok && (strat == STRATEGY_COOPERATIVE || strat == STRATEGY_SERIAL))
+  if (ok && (strat == STRATEGY_COOPERATIVE || strat == STRATEGY_SERIAL || strat == STRATEGY_LEADER ||
+             strat == STRATEGY_AUTO))
     barrier_after_waits(&L);
   if (gpu) {
     if (sm90)
