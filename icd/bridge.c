@@ -44,13 +44,13 @@ uint64_t gac_layer_hash(const void *data, size_t size, uint64_t h) {
   return h;
 }
 
-/* The cache path prefix for this input and lowering: "<dir>/<hash>". */
-static bool cache_key(const void *il, size_t size, const char *strategy, char *out, size_t len) {
+/* The cache path prefix for this input and lowering argument: "<dir>/<hash>". */
+static bool cache_key(const void *il, size_t size, const char *lowering, char *out, size_t len) {
   char dir[900];
   if (!gac_layer_cache_dir(dir, sizeof dir))
     return false;
   uint64_t h = gac_layer_hash(GAC_LAYER_VERSION, strlen(GAC_LAYER_VERSION), 0xcbf29ce484222325ull);
-  h = gac_layer_hash(strategy, strlen(strategy), h);
+  h = gac_layer_hash(lowering, strlen(lowering), h);
   h = gac_layer_hash(il, size, h);
   snprintf(out, len, "%s/%016llx-%zu", dir, (unsigned long long)h, size);
   return true;
@@ -105,11 +105,21 @@ static bool run_pass(gac_module *m, const char *name, const char *arg, gac_diag 
   return !gac_diag_has_errors(d);
 }
 
-bool gac_bridge_il(const void *il, size_t size, unsigned char **bc, size_t *bc_size, char **log) {
-  const char *strategy = getenv("GAC_LAYER_STRATEGY") ? getenv("GAC_LAYER_STRATEGY") : "cooperative";
-  char lower_arg[64], key[1024];
-  snprintf(lower_arg, sizeof lower_arg, "opencl,strategy=%s", strategy);
-  bool cached = cache_key(il, size, strategy, key, sizeof key);
+/* The layer's default: auto, for the wrapped device's profile; on PoCL's
+ * CPU device it was no slower than cooperative (the default before) on any
+ * row of bench/pocl, and faster on most (docs/LOWERING.md). */
+static const char default_strategy[] = "auto";
+
+bool gac_bridge_il(const void *il, size_t size, const char *profile, unsigned char **bc, size_t *bc_size,
+                   char **log) {
+  const char *strategy = getenv("GAC_LAYER_STRATEGY") ? getenv("GAC_LAYER_STRATEGY") : default_strategy;
+  char lower_arg[96], key[1024];
+  /* auto lowers for the wrapped device's profile; the cache keeps them apart. */
+  if (strcmp(strategy, "auto") == 0)
+    snprintf(lower_arg, sizeof lower_arg, "opencl,strategy=auto,device=%s", profile);
+  else
+    snprintf(lower_arg, sizeof lower_arg, "opencl,strategy=%s", strategy);
+  bool cached = cache_key(il, size, lower_arg, key, sizeof key);
   if (cached && cache_lookup(key, il, size, bc, bc_size))
     return true;
 

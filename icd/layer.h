@@ -59,7 +59,11 @@ cl_int gac_source_build_info(gac_source_program *w, cl_device_id, cl_program_bui
 
 /* bridge.c: SPIR-V -> validated, lowered SPIR-V -> SPIR 1.2 bitcode for PoCL.
  * On failure returns false with a build log in *log (malloc'd). */
-bool gac_bridge_il(const void *il, size_t size, unsigned char **bitcode, size_t *bitcode_size, char **log);
+bool gac_bridge_il(const void *il, size_t size, const char *profile, unsigned char **bitcode, size_t *bitcode_size,
+                   char **log);
+/* device_profile.c: "pocl-cpu" or "gpu", the profile strategy=auto lowers
+ * copies for on `device` (from its CL_DEVICE_TYPE). */
+const char *gac_device_profile(cl_device_id device);
 /* The module with its builtin calls raised, for linking (*out malloc'd). */
 bool gac_raise_il(const void *il, size_t size, void **out, size_t *out_size, char **log);
 /* FNV-1a of size bytes, continuing from h (0xcbf29ce484222325 to start). */

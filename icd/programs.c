@@ -98,7 +98,9 @@ cl_program CL_API_CALL gac_CreateProgramWithIL(cl_context context, const void *i
   size_t bc_size = 0;
   cl_program program = NULL;
   if (err == CL_SUCCESS && entry) {
-    if (gac_bridge_il(il, length, &bc, &bc_size, &entry->failure_log)) {
+    /* One bitcode for every device of the context: lowered for the first one's profile. */
+    const char *profile = gac_device_profile(num_devices ? devices[0] : NULL);
+    if (gac_bridge_il(il, length, profile, &bc, &bc_size, &entry->failure_log)) {
       const unsigned char **bins = calloc(num_devices, sizeof *bins);
       size_t *sizes = calloc(num_devices, sizeof *sizes);
       for (cl_uint i = 0; i < num_devices; i++)
