@@ -63,7 +63,7 @@ typedef enum strategy {
   STRATEGY_LEADER, STRATEGY_AUTO
 } strategy;
 
-enum { WAVE = 64 }; /* lanes of a CDNA wave */
+enum { WAVE = 64, WAVE_MAX = 1024 / 64 }; /* lanes of a CDNA wave; waves of the largest work-group */
 
 /* The pieces of one copy, as values of the size type (bytes where noted). */
 typedef struct copy_plan {
@@ -223,19 +223,23 @@ static void lds_direct_loop(gac_lowering *L, copy_plan *p, gac_block *from, gac_
 
 /* The LDS-direct loads one wave issues for a copy, at least: the chunks of
  * 64 units of the widest unit (4 bytes; narrower units make more chunks),
- * over the waves, rounded down. 0 when anything is unknown (the waits then
- * wait for more, never for less) or a path may move the copy through
- * registers (gfx90a, elements of 1 or 2 bytes). */
+ * over the waves, rounded down. 0 when the copy's shape is unknown (the
+ * waits then wait for more, never for less) or a path may move the copy
+ * through registers (gfx90a, elements of 1 or 2 bytes). */
 uint32_t lower_amdgcn_dma_per_wave(gac_lowering *L, const gac_function *f, const gac_inst *copy) {
   gac_async_copy k;
   uint64_t per_line, bpe, lines, planes = 1, size[3];
   if (!gac_async_copy_decode(L->m, copy, &k) || !lower_global_to_local(L->m, k.destination, k.source) ||
       !lower_known(L, k.num_elements_per_line, &per_line) || !lower_known(L, k.num_bytes_per_element, &bpe) ||
       !lower_known(L, k.num_lines, &lines) ||
-      (k.op == GAC_GROUP_ASYNC_COPY_3D3D && !lower_known(L, k.num_planes, &planes)) ||
-      !lower_known_local_size(L->m, f, size))
+      (k.op == GAC_GROUP_ASYNC_COPY_3D3D && !lower_known(L, k.num_planes, &planes)))
     return 0;
-  uint64_t waves = (size[0] * size[1] * size[2] + WAVE - 1) / WAVE;
+  /* Without a required size, a work-group has at most 1024 work-items (the
+   * kernels' amdgpu-flat-work-group-size, lowering/amdgcn): 16 waves, each
+   * issuing at least chunks / 16 loads. */
+  uint64_t waves = WAVE_MAX;
+  if (lower_known_local_size(L->m, f, size))
+    waves = (size[0] * size[1] * size[2] + WAVE - 1) / WAVE;
   if ((bpe % 4 != 0 && !L->dma_narrow) || !waves)
     return 0;
   uint64_t chunks = (per_line * bpe / 4 + WAVE - 1) / WAVE;
