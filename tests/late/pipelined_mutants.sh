@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Mutants of the pipelined kernels (conformance/kernels/pipelined.cl, 3
+# stages, matmul and stencil): --pipeline-loops writes the waits, so the
+# mutations are made on the pipelined module's text: each AsyncWait made one
+# too lax (In Flight N -> N + 1) or dropped. Each must be caught by
+# strategy=late on PoCL (a wrong result) or by --check-async (a violation,
+# or more reads it cannot decide than in the original); the original must
+# pass both. Prints the table; exits 1 if a mutant escapes both.
+# Usage: pipelined_mutants.sh BUILD_DIR SOURCE_DIR
+set -euo pipefail
+build=$(realpath "$1") src=$(realpath "$2")
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+rows="pipelined-s3:"
+
+"$build/tools/gac-cc" -DSTAGES=3 --pipeline-loops "$src/conformance/kernels/pipelined.cl" -o "$work/piped.spv" 2>/dev/null
+"$build/tools/gac-opt" --print "$work/piped.spv" > "$work/piped.spvasm"
+
+run_rows() { # dir strategy -> PASS or FAIL
+  local out
+  out=$(cd "$work" && POCL_CACHE_DIR="$work/pocl-$2-$n" POCL_WORK_GROUP_METHOD=loops GAC_CONFORMANCE_ONLY="$rows" \
+        "$build/conformance/gac-conformance" "$1" "$2" 2>&1) || true
+  if grep -q " FAIL " <<< "$out" || ! grep -q " PASS " <<< "$out"; then echo FAIL; else echo PASS; fi
+}
+
+# mutate TEXT K KIND: the K-th AsyncWait made lax (In Flight + 1, through
+# the module's own constant of that value) or dropped.
+mutate() {
+  python3 - "$@" <<'PY'
+import re, sys
+text, k, kind = open(sys.argv[1]).read().split('\n'), int(sys.argv[2]), sys.argv[3]
+consts = {}
+for line in text:
+    m = re.match(r'\s*(%\w+) = OpConstant (%\w+) (\d+)$', line)
+    if m:
+        consts[(m.group(2), int(m.group(3)))] = m.group(1)
+values = {v: key for key, v in consts.items()}
+waits = [i for i, line in enumerate(text) if ' AsyncWait ' in line]
+i = waits[k - 1]
+if kind == 'drop':
+    del text[i]
+else:
+    m = re.search(r'InFlight=(%\w+)', text[i])
+    ty, n = values[m.group(1)]
+    text[i] = text[i].replace('InFlight=' + m.group(1), 'InFlight=' + consts[(ty, n + 1)])
+print('\n'.join(text))
+PY
+}
+
+waits=$(grep -c " AsyncWait " "$work/piped.spvasm")
+mutants=("original|0|none")
+for k in $(seq 1 "$waits"); do
+  mutants+=("wait $k: In Flight one too lax|$k|lax" "wait $k dropped|$k|drop")
+done
+
+status=0 n=0
+echo "| mutant (pipelined-s3) | --check-async | checker catches | cooperative on PoCL | late on PoCL | caught |"
+echo "|---|---|---|---|---|---|"
+for m in "${mutants[@]}"; do
+  n=$((n + 1))
+  IFS='|' read -r name k kind <<< "$m"
+  dir=$work/m$n
+  mkdir -p "$dir"
+  if [ "$kind" = none ]; then cp "$work/piped.spvasm" "$dir/m.spvasm"; else mutate "$work/piped.spvasm" "$k" "$kind" > "$dir/m.spvasm"; fi
+  "$build/tools/gac-as" "$dir/m.spvasm" -o "$dir/m.spv"
+  check=$("$build/tools/gac-opt" --check-async "$dir/m.spv" 2>&1 || true)
+  verdict=$(grep -o "[0-9]* proved, [0-9]* violated, [0-9]* cannot decide" <<< "$check" | tail -1)
+  violated=$(sed -E 's/.* ([0-9]+) violated.*/\1/' <<< "$verdict")
+  undecided=$(sed -E 's/.* ([0-9]+) cannot decide.*/\1/' <<< "$verdict")
+  [ "$kind" = none ] && base_undecided=$undecided
+  flagged=no
+  if [ "$violated" -gt 0 ] || [ "$undecided" -gt "${base_undecided:-0}" ]; then flagged=yes; fi
+  for strategy in cooperative late; do
+    "$build/tools/gac-opt" --lower-async-copies=opencl,strategy=$strategy "$dir/m.spv" -o "$dir/$strategy.spv"
+    llvm-spirv-15 -r --spirv-target-env=CL1.2 "$dir/$strategy.spv" -o "$dir/pipelined-s3.$strategy.bc"
+  done
+  coop=$(run_rows "$dir" cooperative)
+  late=$(run_rows "$dir" late)
+  caught=no
+  if [ "$late" = FAIL ] || [ $flagged = yes ]; then caught=yes; fi
+  if [ "$kind" = none ]; then
+    caught="-" flagged="-"
+    if [ "$coop" != PASS ] || [ "$late" != PASS ] || [ "$violated" -gt 0 ]; then status=1; fi
+  elif [ $caught = no ]; then
+    status=1
+  fi
+  echo "| $name | $verdict | $flagged | $coop | $late | $caught |"
+done
+exit $status
