@@ -52,17 +52,10 @@ static bool run(void *self, const char *name, unsigned arity, const void *const 
 }
 
 int main(int argc, char **argv) {
-  if (argc < 2) {
-    fprintf(stderr, "usage: %s DIR [--fast]\n", argv[0]);
+  bool fast;
+  const char *known;
+  if (!math_suite_args(argc, argv, "DIR", &fast, &known))
     return 2;
-  }
-  bool fast = false;
-  const char *known = NULL;
-  for (int i = 2; i < argc; i++)
-    if (strcmp(argv[i], "--fast") == 0)
-      fast = true;
-    else if (strncmp(argv[i], "--known=", 8) == 0)
-      known = argv[i] + 8;
   char path[4096];
   snprintf(path, sizeof path, "%s/math.cl", argv[1]);
   FILE *f = fopen(path, "rb");

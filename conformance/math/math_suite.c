@@ -375,3 +375,19 @@ unsigned math_suite_run(math_run_fn run, void *self, bool fast, bool has_double,
           fast ? " (built with -cl-fast-relaxed-math)" : "");
   return failed;
 }
+
+bool math_suite_args(int argc, char **argv, const char *input, bool *fast, const char **known) {
+  *fast = false;
+  *known = NULL;
+  bool ok = argc >= 2;
+  for (int i = 2; ok && i < argc; i++)
+    if (strcmp(argv[i], "--fast") == 0)
+      *fast = true;
+    else if (strncmp(argv[i], "--known=", 8) == 0)
+      *known = argv[i] + 8;
+    else
+      ok = false;
+  if (!ok)
+    fprintf(stderr, "usage: %s %s [--fast] [--known=K1,K2...]\n", argv[0], input);
+  return ok;
+}

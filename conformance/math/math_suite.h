@@ -27,4 +27,9 @@ typedef bool (*math_run_fn)(void *self, const char *name, unsigned arity, const 
  * fast: the kernels were built with -cl-fast-relaxed-math. */
 unsigned math_suite_run(math_run_fn run, void *self, bool fast, bool has_double, const char *known, FILE *out);
 
+/* A runner's command line: argv[1] the input, then --fast and
+ * --known=K1,K2... (unknown options are an error). False with the usage
+ * printed (`input` names argv[1] there). */
+bool math_suite_args(int argc, char **argv, const char *input, bool *fast, const char **known);
+
 #endif

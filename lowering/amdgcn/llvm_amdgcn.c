@@ -28,16 +28,7 @@ static LLVMTargetMachineRef target_machine(const void *options, gac_diag *diag) 
   LLVMInitializeAMDGPUTargetMC();
   LLVMInitializeAMDGPUAsmPrinter();
   LLVMInitializeAMDGPUAsmParser(); /* the inline assembly of amdgcn_builtins.c, in objects */
-  LLVMTargetRef target;
-  char *error = NULL;
-  if (LLVMGetTargetFromTriple(TRIPLE, &target, &error)) {
-    gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "amdgcn.target", "LLVM has no AMDGPU target: %s",
-                 error ? error : "(no message)");
-    LLVMDisposeMessage(error);
-    return NULL;
-  }
-  return LLVMCreateTargetMachine(target, TRIPLE, cpu, "", LLVMCodeGenLevelAggressive, LLVMRelocPIC,
-                                 LLVMCodeModelDefault);
+  return gac_gpu_create_target_machine(TRIPLE, cpu, "", LLVMRelocPIC, "amdgcn", "AMDGPU", diag);
 }
 
 /* OpenCL allows work-groups up to the device's maximum (1024 here); LLVM's

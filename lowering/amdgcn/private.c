@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "amdgcn_internal.h"
+#include "llvm_gpu.h"
 
 enum { PRIVATE_AS = 5 };
 
@@ -22,13 +23,10 @@ static bool is_private_pointer(LLVMTypeRef t) {
 /* name with U3AS5 after each bare P of its parameters (after the
  * _Z<length><name> part); NULL if not an Itanium-mangled name. */
 static char *private_name(const char *name) {
-  if (strncmp(name, "_Z", 2) != 0)
+  char base[128];
+  const char *params;
+  if (!gac_gpu_demangle(name, base, sizeof base, &params))
     return NULL;
-  char *end;
-  unsigned long len = strtoul(name + 2, &end, 10);
-  if (end == name + 2 || strlen(end) < len)
-    return NULL;
-  const char *params = end + len;
   char *out = malloc(strlen(name) * 6 + 1), *o = out;
   memcpy(o, name, (size_t)(params - name));
   o += params - name;

@@ -33,18 +33,11 @@ static const atomic_op ops[] = {
  * (the mangled type after the volatile pointee's V: j or m). */
 static const atomic_op *parse(const char *mangled, bool *is_unsigned) {
   char name[32];
-  if (strncmp(mangled, "_Z", 2) != 0)
+  const char *p;
+  if (!gac_gpu_demangle(mangled, name, sizeof name, &p))
     return NULL;
-  const char *p = mangled + 2;
-  unsigned len = 0;
-  while (*p >= '0' && *p <= '9')
-    len = len * 10 + (unsigned)(*p++ - '0');
-  if (len == 0 || len >= sizeof name || strlen(p) < len)
-    return NULL;
-  memcpy(name, p, len);
-  name[len] = '\0';
   const char *op = strncmp(name, "atomic_", 7) == 0 ? name + 7 : strncmp(name, "atom_", 5) == 0 ? name + 5 : NULL;
-  const char *v = strchr(p + len, 'V');
+  const char *v = strchr(p, 'V');
   if (!op || !v)
     return NULL;
   *is_unsigned = v[1] == 'j' || v[1] == 'm';

@@ -167,6 +167,36 @@ void gac_gpu_set_llvm_options(void) {
   pthread_once(&once, set_llvm_options);
 }
 
+LLVMTargetMachineRef gac_gpu_create_target_machine(const char *triple, const char *cpu, const char *features,
+                                                   LLVMRelocMode reloc, const char *rule, const char *name,
+                                                   gac_diag *diag) {
+  LLVMTargetRef target;
+  char *error = NULL, r[64];
+  if (LLVMGetTargetFromTriple(triple, &target, &error)) {
+    snprintf(r, sizeof r, "%s.target", rule);
+    gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, r, "LLVM has no %s target: %s", name,
+                 error ? error : "(no message)");
+    LLVMDisposeMessage(error);
+    return NULL;
+  }
+  return LLVMCreateTargetMachine(target, triple, cpu, features, LLVMCodeGenLevelAggressive, reloc,
+                                 LLVMCodeModelDefault);
+}
+
+bool gac_gpu_demangle(const char *mangled, char *name, size_t n, const char **params) {
+  if (strncmp(mangled, "_Z", 2) != 0)
+    return false;
+  char *end;
+  unsigned long len = strtoul(mangled + 2, &end, 10);
+  if (end == mangled + 2 || len == 0 || len >= n || strlen(end) < len)
+    return false;
+  memcpy(name, end, len);
+  name[len] = '\0';
+  if (params)
+    *params = end + len;
+  return true;
+}
+
 const char *gac_gpu_path(const char *name, const char *fallback) {
   const char *p = getenv(name);
   return p && *p ? p : fallback;

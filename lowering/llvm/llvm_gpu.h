@@ -66,6 +66,17 @@ bool gac_gpu_link_library(LLVMModuleRef mod, const char *path, const char *what,
 bool gac_gpu_resolve(LLVMModuleRef mod, LLVMCallConv kernel_cc, const char *const *external, const char *rule,
                      const char *target_name, gac_diag *diag);
 
+/* The target machine for triple/cpu/features, its target initialised by
+ * the caller; NULL with a diagnostic (rule "<rule>.target") naming it. */
+LLVMTargetMachineRef gac_gpu_create_target_machine(const char *triple, const char *cpu, const char *features,
+                                                   LLVMRelocMode reloc, const char *rule, const char *name,
+                                                   gac_diag *diag);
+
+/* An Itanium-mangled OpenCL builtin, "_Z3expDv4_f": its name ("exp",
+ * into name of size n) and where its parameters' mangling starts (*params
+ * may be NULL); false if not so mangled. */
+bool gac_gpu_demangle(const char *mangled, char *name, size_t n, const char **params);
+
 /* LLVM's process-wide options, set once (llvm_gpu.c). */
 void gac_gpu_set_llvm_options(void);
 

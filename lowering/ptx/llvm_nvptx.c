@@ -18,17 +18,9 @@ static LLVMTargetMachineRef target_machine(const void *options, gac_diag *diag) 
   LLVMInitializeNVPTXTarget();
   LLVMInitializeNVPTXTargetMC();
   LLVMInitializeNVPTXAsmPrinter();
-  LLVMTargetRef target;
-  char *error = NULL;
-  if (LLVMGetTargetFromTriple(TRIPLE, &target, &error)) {
-    gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "ptx.target", "LLVM has no NVPTX target: %s",
-                 error ? error : "(no message)");
-    LLVMDisposeMessage(error);
-    return NULL;
-  }
   /* PTX 7.8 runs on every driver that knows sm_80; bulk copies need 8.0. */
-  return LLVMCreateTargetMachine(target, TRIPLE, sm == 90 ? "sm_90" : "sm_80", sm == 90 ? "+ptx80" : "+ptx78",
-                                 LLVMCodeGenLevelAggressive, LLVMRelocDefault, LLVMCodeModelDefault);
+  return gac_gpu_create_target_machine(TRIPLE, sm == 90 ? "sm_90" : "sm_80", sm == 90 ? "+ptx80" : "+ptx78",
+                                       LLVMRelocDefault, "ptx", "NVPTX", diag);
 }
 
 static void annotate_kernel(LLVMModuleRef mod, LLVMValueRef f) {

@@ -75,22 +75,9 @@ static const routed routes[] = {
     {"native_tan", "tan", "tan", FLOATS},
 };
 
-/* "_Z3expDv4_f" -> "exp" in name (of size n); false if not so mangled. */
-static bool demangled_base(const char *mangled, char *name, size_t n) {
-  if (strncmp(mangled, "_Z", 2) != 0)
-    return false;
-  char *end;
-  unsigned long len = strtoul(mangled + 2, &end, 10);
-  if (end == mangled + 2 || len == 0 || len >= n || strlen(end) < len)
-    return false;
-  memcpy(name, end, len);
-  name[len] = '\0';
-  return true;
-}
-
 static const routed *route_of(const char *mangled) {
   char name[64];
-  if (!demangled_base(mangled, name, sizeof name))
+  if (!gac_gpu_demangle(mangled, name, sizeof name, NULL))
     return NULL;
   for (size_t i = 0; i < sizeof routes / sizeof routes[0]; i++)
     if (strcmp(routes[i].opencl, name) == 0)

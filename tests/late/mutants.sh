@@ -25,12 +25,7 @@ mutants=(
   "events: read moved before its wait|double_buffer|double_buffer|k.replace('    wait_group_events(1, &e);\n', '').replace('    sum_rows(cur, out + (get_group_id(0) * count + i) * rows, rows, cols);\n', '    sum_rows(cur, out + (get_group_id(0) * count + i) * rows, rows, cols);\n    wait_group_events(1, &e);\n')"
 )
 
-run_rows() { # dir strategy rows -> PASS or FAIL
-  local out
-  out=$(cd "$work" && POCL_CACHE_DIR="$work/pocl-$2-$n" POCL_WORK_GROUP_METHOD=loops GAC_CONFORMANCE_ONLY="$3" \
-        "$build/conformance/gac-conformance" "$1" "$2" 2>&1) || true
-  if grep -q " FAIL " <<< "$out" || ! grep -q " PASS " <<< "$out"; then echo FAIL; else echo PASS; fi
-}
+. "$(dirname "$0")/mutant_lib.sh"
 
 status=0 n=0
 echo "| mutant | --check-async (module) | checker catches | cooperative on PoCL | late on PoCL | caught |"
@@ -52,19 +47,13 @@ t = $transform
 assert t != k or sys.argv[2] == 'original', 'the mutation did not apply'
 open(sys.argv[4], 'w').write(s[:start] + t + s[end:])" "$cl" "$name" "$kernel" "$dir/compute.cl"
   "$build/tools/gac-cc" "$dir/compute.cl" -o "$dir/raised.spv"
-  check=$("$build/tools/gac-opt" --check-async "$dir/raised.spv" 2>&1 || true)
-  verdict=$(grep -o "[0-9]* proved, [0-9]* violated, [0-9]* cannot decide" <<< "$check" | tail -1)
-  violated=$(sed -E 's/.* ([0-9]+) violated.*/\1/' <<< "$verdict")
-  undecided=$(sed -E 's/.* ([0-9]+) cannot decide.*/\1/' <<< "$verdict")
+  check_verdict "$dir/raised.spv"
   # The checker catches a mutant when it finds a violation, or cannot decide
   # more reads than in the original (which it already cannot all decide).
   [ "$name" = original ] && base_undecided=$undecided
   flagged=no
   if [ "$violated" -gt 0 ] || [ "$undecided" -gt "${base_undecided:-0}" ]; then flagged=yes; fi
-  for strategy in cooperative late; do
-    "$build/tools/gac-opt" --lower-async-copies=opencl,strategy=$strategy "$dir/raised.spv" -o "$dir/$strategy.spv"
-    llvm-spirv-15 -r --spirv-target-env=CL1.2 "$dir/$strategy.spv" -o "$dir/compute.$strategy.bc"
-  done
+  lower_both "$dir/raised.spv" "$dir" compute
   coop=$(run_rows "$dir" cooperative "$rows")
   late=$(run_rows "$dir" late "$rows")
   caught=no

@@ -16,12 +16,7 @@ rows="pipelined-s3:"
 "$build/tools/gac-cc" -DSTAGES=3 --pipeline-loops "$src/conformance/kernels/pipelined.cl" -o "$work/piped.spv" 2>/dev/null
 "$build/tools/gac-opt" --print "$work/piped.spv" > "$work/piped.spvasm"
 
-run_rows() { # dir strategy -> PASS or FAIL
-  local out
-  out=$(cd "$work" && POCL_CACHE_DIR="$work/pocl-$2-$n" POCL_WORK_GROUP_METHOD=loops GAC_CONFORMANCE_ONLY="$rows" \
-        "$build/conformance/gac-conformance" "$1" "$2" 2>&1) || true
-  if grep -q " FAIL " <<< "$out" || ! grep -q " PASS " <<< "$out"; then echo FAIL; else echo PASS; fi
-}
+. "$(dirname "$0")/mutant_lib.sh"
 
 # mutate TEXT K KIND: the K-th AsyncWait made lax (In Flight + 1, through
 # the module's own constant of that value) or dropped.
@@ -63,19 +58,13 @@ for m in "${mutants[@]}"; do
   mkdir -p "$dir"
   if [ "$kind" = none ]; then cp "$work/piped.spvasm" "$dir/m.spvasm"; else mutate "$work/piped.spvasm" "$k" "$kind" > "$dir/m.spvasm"; fi
   "$build/tools/gac-as" "$dir/m.spvasm" -o "$dir/m.spv"
-  check=$("$build/tools/gac-opt" --check-async "$dir/m.spv" 2>&1 || true)
-  verdict=$(grep -o "[0-9]* proved, [0-9]* violated, [0-9]* cannot decide" <<< "$check" | tail -1)
-  violated=$(sed -E 's/.* ([0-9]+) violated.*/\1/' <<< "$verdict")
-  undecided=$(sed -E 's/.* ([0-9]+) cannot decide.*/\1/' <<< "$verdict")
+  check_verdict "$dir/m.spv"
   [ "$kind" = none ] && base_undecided=$undecided
   flagged=no
   if [ "$violated" -gt 0 ] || [ "$undecided" -gt "${base_undecided:-0}" ]; then flagged=yes; fi
-  for strategy in cooperative late; do
-    "$build/tools/gac-opt" --lower-async-copies=opencl,strategy=$strategy "$dir/m.spv" -o "$dir/$strategy.spv"
-    llvm-spirv-15 -r --spirv-target-env=CL1.2 "$dir/$strategy.spv" -o "$dir/pipelined-s3.$strategy.bc"
-  done
-  coop=$(run_rows "$dir" cooperative)
-  late=$(run_rows "$dir" late)
+  lower_both "$dir/m.spv" "$dir" pipelined-s3
+  coop=$(run_rows "$dir" cooperative "$rows")
+  late=$(run_rows "$dir" late "$rows")
   caught=no
   if [ "$late" = FAIL ] || [ $flagged = yes ]; then caught=yes; fi
   if [ "$kind" = none ]; then

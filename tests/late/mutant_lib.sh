@@ -1,0 +1,30 @@
+# What mutants.sh and pipelined_mutants.sh share (sourced; they set build,
+# work and n): building a mutant for both strategies, running its rows on
+# PoCL, and the checker's verdict.
+
+# check_verdict SPV: sets verdict ("P proved, V violated, U cannot decide"),
+# violated and undecided from gac-opt --check-async.
+check_verdict() {
+  local check
+  check=$("$build/tools/gac-opt" --check-async "$1" 2>&1 || true)
+  verdict=$(grep -o "[0-9]* proved, [0-9]* violated, [0-9]* cannot decide" <<< "$check" | tail -1)
+  violated=$(sed -E 's/.* ([0-9]+) violated.*/\1/' <<< "$verdict")
+  undecided=$(sed -E 's/.* ([0-9]+) cannot decide.*/\1/' <<< "$verdict")
+}
+
+# lower_both SPV DIR PROGRAM: DIR/PROGRAM.{cooperative,late}.bc for gac-conformance.
+lower_both() {
+  local strategy
+  for strategy in cooperative late; do
+    "$build/tools/gac-opt" --lower-async-copies=opencl,strategy=$strategy "$1" -o "$2/$strategy.spv"
+    llvm-spirv-15 -r --spirv-target-env=CL1.2 "$2/$strategy.spv" -o "$2/$3.$strategy.bc"
+  done
+}
+
+# run_rows DIR STRATEGY ROWS: PASS or FAIL for the suite's rows that match ROWS.
+run_rows() {
+  local out
+  out=$(cd "$work" && POCL_CACHE_DIR="$work/pocl-$2-$n" POCL_WORK_GROUP_METHOD=loops GAC_CONFORMANCE_ONLY="$3" \
+        "$build/conformance/gac-conformance" "$1" "$2" 2>&1) || true
+  if grep -q " FAIL " <<< "$out" || ! grep -q " PASS " <<< "$out"; then echo FAIL; else echo PASS; fi
+}
