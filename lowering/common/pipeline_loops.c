@@ -85,6 +85,9 @@ typedef struct pipeliner {
   unsigned num_carried;
   gac_pipe_schedule sched;
   uint32_t pipeline_set, void_type, event_type, null_event;
+  /* An async copy whose tiles of consecutive iterations overlap (say_overlap). */
+  const gac_inst *overlap_copy;
+  uint64_t overlap_lines, overlap_of;
 } pipeliner;
 
 static bool fail(pipeliner *P, const gac_inst *at, const char *rule, const char *fmt, ...) GAC_PRINTF(4, 5);
@@ -135,6 +138,19 @@ enum { STATIC_LOCAL_LIMIT = 48 * 1024 };
 /* What the pipeline costs in local memory, said once the versions exist:
  * a remark, and a warning where the function's local arrays pass what a
  * CUDA device can launch (the PTX path has no dynamic fallback for them). */
+/* Measured on bench/cuda (docs/BENCH_COMPUTE.md): the 5-point stencil,
+ * whose 34-line tiles overlap by 2, read 4% more from DRAM pipelined in 3
+ * stages and ran at 0.95x its unpipelined build on an H100. */
+static void say_overlap(pipeliner *P) {
+  if (!P->overlap_copy)
+    return;
+  gac_diag_add(P->diag, GAC_REMARK, P->overlap_copy->offset, P->overlap_copy->result_id, "Pipeline.OverlappingCopies",
+               "the copy's tiles of consecutive iterations overlap by %llu of %llu lines: a step's copy runs while "
+               "the previous one is in flight, so the overlap may be fetched from memory twice; a memory-bound "
+               "loop may then run slower pipelined (measured: bench/cuda's stencil, 0.95x unpipelined)",
+               (unsigned long long)P->overlap_lines, (unsigned long long)P->overlap_of);
+}
+
 static void say_local_memory(pipeliner *P) {
   gac_module *m = P->m;
   uint64_t before = 0, after = 0, total = 0;
@@ -220,6 +236,129 @@ static bool defined_in_loop(const pipeliner *P, uint32_t id) {
   gac_block *b = d ? gac_inst_block(d) : NULL;
   int i = b && b->function == P->f ? gac_cfg_index_of_block(&P->cfg, b) : -1;
   return i >= 0 && P->in_loop[i];
+}
+
+/* How v changes from one iteration to the next: by c x unit, unit a loop
+ * invariant id (0: the constant 1). Sums, differences and products by
+ * invariants of the counter, invariants and constants; false for anything
+ * else (then nothing is said). */
+static bool step_of(const pipeliner *P, uint32_t v, int64_t *c, uint32_t *unit, unsigned depth) {
+  uint64_t k;
+  if (v == P->iv->result_id) {
+    *c = (int64_t)P->step, *unit = 0;
+    return true;
+  }
+  if (!defined_in_loop(P, v) || known(P, v, &k)) {
+    *c = 0, *unit = 0;
+    return true;
+  }
+  const gac_inst *d = gac_def(P->m, v);
+  if (!d || depth > 16)
+    return false;
+  int64_t ca, cb;
+  uint32_t ua, ub;
+  const gac_block *header = block_at(P, P->header);
+  if (d->opcode == SpvOpPhi && gac_inst_block(d) == header) {
+    /* an induction variable the compiler made: stepped by an invariant on the back edge */
+    uint32_t latch = gac_block_label(block_at(P, P->latch));
+    for (unsigned o = 3; o < d->num_operands; o += 2) {
+      const gac_inst *next = gac_operand_word(d, o) == latch ? gac_def(P->m, gac_operand_word(d, o - 1)) : NULL;
+      if (!next || next->opcode != SpvOpIAdd)
+        continue;
+      uint32_t x = gac_operand_word(next, 2) == v ? gac_operand_word(next, 3)
+                   : gac_operand_word(next, 3) == v ? gac_operand_word(next, 2) : 0;
+      if (!x || defined_in_loop(P, x))
+        return false;
+      *c = known(P, x, &k) ? (int64_t)k : 1, *unit = known(P, x, &k) ? 0 : x;
+      return true;
+    }
+    return false;
+  }
+  switch (d->opcode) {
+  case SpvOpUConvert: case SpvOpSConvert: case SpvOpBitcast:
+    return step_of(P, gac_operand_word(d, 2), c, unit, depth + 1);
+  case SpvOpLoad: /* a builtin (the group id) read again in the loop */
+    *c = 0, *unit = 0;
+    return lower_storage_class(P->m, gac_operand_word(d, 2)) == SpvStorageClassInput;
+  case SpvOpCompositeExtract:
+    return step_of(P, gac_operand_word(d, 2), c, unit, depth + 1) && *c == 0;
+  case SpvOpIAdd: case SpvOpISub:
+    if (!step_of(P, gac_operand_word(d, 2), &ca, &ua, depth + 1) ||
+        !step_of(P, gac_operand_word(d, 3), &cb, &ub, depth + 1) || (ca && cb && ua != ub))
+      return false;
+    *c = d->opcode == SpvOpIAdd ? ca + cb : ca - cb, *unit = ca ? ua : ub;
+    return true;
+  case SpvOpShiftLeftLogical:
+    if (!known(P, gac_operand_word(d, 3), &k) || k > 32 || !step_of(P, gac_operand_word(d, 2), &ca, &ua, depth + 1))
+      return false;
+    *c = ca << k, *unit = ua;
+    return true;
+  case SpvOpIMul:
+    for (unsigned side = 2; side <= 3; side++) {
+      uint32_t other = gac_operand_word(d, side == 2 ? 3 : 2);
+      if (defined_in_loop(P, other) && !known(P, other, &k))
+        continue;
+      if (!step_of(P, gac_operand_word(d, side), &ca, &ua, depth + 1))
+        return false;
+      if (known(P, other, &k))
+        *c = ca * (int64_t)k, *unit = ua;
+      else if (!ua)
+        *c = ca, *unit = other;
+      else
+        return false;
+      return true;
+    }
+    return false;
+  default:
+    return false;
+  }
+}
+
+/* id with its integer conversions taken off (a 32-bit pitch and its 64-bit
+ * form are the same length). */
+static uint32_t unconverted(const pipeliner *P, uint32_t id) {
+  for (const gac_inst *d = gac_def(P->m, id); d && (d->opcode == SpvOpUConvert || d->opcode == SpvOpSConvert);
+       d = gac_def(P->m, id))
+    id = gac_operand_word(d, 2);
+  return id;
+}
+
+/* A 2D/3D copy of an async statement whose source tile at the next
+ * iteration starts c < NumLines lines further: the tiles overlap by
+ * NumLines - c lines, which a prefetching pipeline fetches while the
+ * previous copy of them is still in flight. */
+static void find_overlap(pipeliner *P) {
+  for (unsigned b = 0; b < P->cfg.num_blocks && !P->overlap_copy; b++) {
+    if (!P->in_loop[b] || P->region[b] < 0 || !P->stmts[P->region[b]].async)
+      continue;
+    gac_foreach_inst(i, &block_at(P, b)->insts) {
+      gac_async_copy k;
+      int64_t c;
+      uint32_t unit;
+      uint64_t lines, pitch;
+      if (!gac_async_copy_decode(P->m, i, &k) || !known(P, k.num_lines, &lines) ||
+          !step_of(P, k.source_offset, &c, &unit, 0) || c <= 0)
+        continue;
+      /* in lines: c x SourceLineLength, or a constant c elements of a constant pitch */
+      for (const gac_inst *u = gac_def(P->m, unit); u && u->opcode == SpvOpIMul; u = gac_def(P->m, unit)) {
+        uint64_t factor; /* c x (factor x L) = (c x factor) x L */
+        if (known(P, gac_operand_word(u, 2), &factor))
+          unit = gac_operand_word(u, 3);
+        else if (known(P, gac_operand_word(u, 3), &factor))
+          unit = gac_operand_word(u, 2);
+        else
+          break;
+        c *= (int64_t)factor;
+      }
+      uint64_t step_lines = unit && unconverted(P, unit) == unconverted(P, k.source_line_length) ? (uint64_t)c
+                            : !unit && known(P, k.source_line_length, &pitch) && pitch && (uint64_t)c % pitch == 0
+                                ? (uint64_t)c / pitch : 0;
+      if (step_lines && step_lines < lines) {
+        P->overlap_copy = i, P->overlap_lines = lines - step_lines, P->overlap_of = lines;
+        break;
+      }
+    }
+  }
 }
 
 /* The counter: a header OpPhi stepped by a positive constant on the back
@@ -1082,6 +1221,8 @@ static bool pipeline_loop(gac_module *m, gac_function *f, gac_inst *loop_marker,
   unsigned num_escapes = 0;
   bool ok = find_loop(P) && find_counter(P) && find_statements(P) && check_values(P) && find_buffers(P) &&
             find_async(P) && find_escapes(P, escapes, &num_escapes);
+  if (ok)
+    find_overlap(P);
   gac_pipe_statement st[MAX_STMTS];
   gac_pipe_dep deps[2 * MAX_STMTS * MAX_BUFFERS];
   unsigned nd = 0;
@@ -1242,6 +1383,7 @@ static bool pipeline_loop(gac_module *m, gac_function *f, gac_inst *loop_marker,
                  S ? "; with fewer iterations than stages, the prologue and epilogue skip those that do not exist"
                    : " (one stage: nothing to do)");
     say_local_memory(P);
+    say_overlap(P);
     po->loops++;
     if (po->svg)
       write_svg(P, st, po);
