@@ -19,6 +19,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cl_device.h"
 #include "suite.h"
 
 typedef struct ocl {
@@ -41,7 +42,7 @@ static void *load_kernel(void *self, const char *program, const char *name, char
   char path[1024];
   snprintf(path, sizeof path, "%s/%s.%s.%s", o->dir, program, o->strategy, o->il ? "raised.spv" : "bc");
   size_t size;
-  unsigned char *bin = (unsigned char *)gac_suite_read_file(path, &size);
+  unsigned char *bin = (unsigned char *)gac_read_file(path, &size);
   if (!bin) {
     snprintf(why, why_len, "cannot read %.400s", path);
     return NULL;
@@ -133,18 +134,8 @@ int main(int argc, char **argv) {
     return 2;
   }
   ocl o = {.dir = argv[1], .strategy = argv[2], .il = argc == 4};
-  cl_platform_id platform;
-  cl_int err = clGetPlatformIDs(1, &platform, NULL);
-  if (err == CL_SUCCESS)
-    err = clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &o.device, NULL);
-  if (err == CL_SUCCESS)
-    o.context = clCreateContext(NULL, 1, &o.device, NULL, NULL, &err);
-  if (err == CL_SUCCESS)
-    o.queue = clCreateCommandQueue(o.context, o.device, 0, &err);
-  if (err != CL_SUCCESS) {
-    fprintf(stderr, "gac-conformance: no OpenCL device (%d)\n", err);
+  if (!gac_cl_open_first("gac-conformance", &o.device, &o.context, &o.queue))
     return 1;
-  }
   char device[256] = "";
   clGetDeviceInfo(o.device, CL_DEVICE_NAME, sizeof device, device, NULL);
   printf("device: %s; lowering strategy: %s; programs from %s\n", device, o.strategy,

@@ -8,22 +8,6 @@
 
 #include "suite.h"
 
-char *gac_suite_read_file(const char *path, size_t *size) {
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *data = malloc(n > 0 ? (size_t)n + 1 : 1);
-  size_t got = fread(data, 1, n > 0 ? (size_t)n : 0, f);
-  data[got] = '\0';
-  fclose(f);
-  if (size)
-    *size = got;
-  return data;
-}
-
 /* ---- the copy kernels and their reference ---- */
 
 /* One side of a copy: offset, line length and plane area, in elements. */

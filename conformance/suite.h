@@ -30,9 +30,8 @@ typedef struct gac_backend {
   void (*release)(void *self, void *kernel);
 } gac_backend;
 
-/* The whole file at path, NUL-terminated (for PTX text), its size in *size
- * if size is not NULL; NULL if it cannot be read. */
-char *gac_suite_read_file(const char *path, size_t *size);
+/* Runners read whole files with gac_read_file (support/subprocess.h). */
+#include "subprocess.h"
 
 /* Runs every case on the backend and prints a row for each and the totals;
  * returns the number that failed. */

@@ -44,7 +44,8 @@ char *gac_read_file(const char *path, size_t *size) {
   if (n >= 0 && fseek(f, 0, SEEK_SET) == 0 && (data = malloc((size_t)n + 1))) {
     if (fread(data, 1, (size_t)n, f) == (size_t)n) {
       data[n] = '\0';
-      *size = (size_t)n;
+      if (size)
+        *size = (size_t)n;
     } else {
       free(data);
       data = NULL;

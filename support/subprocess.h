@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 /* argv run with stdout and stderr appended to log_path; true if it exits 0.
- * Whole-file reads (NUL-terminated) and writes. */
+ * Whole-file reads (NUL-terminated; size may be NULL) and writes. */
 bool gac_run(char *const argv[], const char *log_path);
 char *gac_read_file(const char *path, size_t *size);
 bool gac_write_file(const char *path, const void *data, size_t size);

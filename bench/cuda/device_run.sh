@@ -14,7 +14,8 @@ only=${GAC_DEVICE_ONLY:-}
 mkdir -p "$out"
 status=0
 if [ "$only" != compute ]; then
-  gcc -std=c17 -O2 -Wall -Wextra -I"$cuda/include" "$root/conformance/gpu/runner.c" "$root/conformance/suite.c" \
+  gcc -std=c17 -O2 -Wall -Wextra -I"$cuda/include" -I"$root/support" "$root/conformance/gpu/runner.c" \
+    "$root/conformance/suite.c" "$root/support/subprocess.c" \
     -L"$cuda/lib64/stubs" -lcuda -o "$out/gac-conformance-cuda" || exit 1
   "$cuda/bin/nvcc" -O3 -arch=sm_90 "$root/bench/cuda/bench.cu" -lcuda -o "$out/gac-bench-cuda" || exit 1
   for sm in 80 90; do
@@ -25,8 +26,8 @@ if [ "$only" != compute ]; then
   done
   # The OpenCL C library of the PTX path: every math function against the
   # OpenCL ULP bounds (conformance/math), as built and with fast math.
-  gcc -std=c17 -O2 -Wall -Wextra -I"$cuda/include" "$root/conformance/math/math_cuda.c" \
-    "$root/conformance/math/math_suite.c" -L"$cuda/lib64/stubs" -lcuda -lm -o "$out/gac-math-cuda" || exit 1
+  gcc -std=c17 -O2 -Wall -Wextra -I"$cuda/include" -I"$root/support" "$root/conformance/math/math_cuda.c" \
+    "$root/conformance/math/math_suite.c" "$root/support/subprocess.c" -L"$cuda/lib64/stubs" -lcuda -lm -o "$out/gac-math-cuda" || exit 1
   # libclc 19's rootn(FLT_MIN, 1) is 0 on NVPTX (docs/PTX.md): known.
   timeout 120 "$out/gac-math-cuda" "$ptx"/math.sm80.ptx --known=f_rootn > "$out/math.txt" 2>&1 || status=1
   timeout 120 "$out/gac-math-cuda" "$ptx"/math-fast.sm80.ptx --fast > "$out/math-fast.txt" 2>&1 || status=1

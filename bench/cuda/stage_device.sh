@@ -7,9 +7,10 @@ set -euo pipefail
 build=$1 dest=$2
 root=$(cd "$(dirname "$0")/../.." && pwd)
 rm -rf "$dest"
-mkdir -p "$dest/ptx" "$dest/src/conformance/cuda" "$dest/src/conformance/math" "$dest/src/bench/cuda"
+mkdir -p "$dest/ptx" "$dest/src/support" "$dest/src/conformance/cuda" "$dest/src/conformance/math" "$dest/src/bench/cuda"
 cp "$build"/device/*.ptx "$dest/ptx/"
 cp "$root"/conformance/suite.[ch] "$dest/src/conformance/"
+cp "$root"/support/subprocess.[ch] "$dest/src/support/" # the runners read files with gac_read_file
 mkdir -p "$dest/src/conformance/gpu"
 cp "$root"/conformance/gpu/{runner.c,gpu_api.h} "$dest/src/conformance/gpu/"
 # The kernel corpus: conformance/corpus/device_run.sh DEST/ptx/corpus OUT.

@@ -19,25 +19,7 @@
 #include <string.h>
 #include <time.h>
 
-static double now_s(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec + t.tv_nsec / 1e9;
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
-#define CHECK_CL(e)                                                        \
-  do {                                                                     \
-    cl_int e_ = (e);                                                       \
-    if (e_ != CL_SUCCESS) {                                                \
-      fprintf(stderr, "%s:%d: OpenCL error %d\n", __FILE__, __LINE__, e_); \
-      exit(1);                                                             \
-    }                                                                      \
-  } while (0)
+#include "bench_cl.h"
 
 typedef struct shape {
   const char *name;
@@ -52,18 +34,12 @@ static cl_device_id device;
 static cl_kernel load(const char *dir, const char *strategy, const char *name) {
   char path[1024];
   snprintf(path, sizeof path, "%s/copies.%s.bc", dir, strategy);
-  FILE *f = fopen(path, "rb");
-  if (!f) {
+  size_t n;
+  unsigned char *bin = (unsigned char *)gac_read_file(path, &n);
+  if (!bin) {
     fprintf(stderr, "cannot open %s\n", path);
     exit(1);
   }
-  fseek(f, 0, SEEK_END);
-  size_t n = (size_t)ftell(f);
-  fseek(f, 0, SEEK_SET);
-  unsigned char *bin = malloc(n);
-  if (fread(bin, 1, n, f) != n)
-    exit(1);
-  fclose(f);
   cl_int err;
   cl_program p = clCreateProgramWithBinary(context, 1, &device, &n, (const unsigned char **)&bin, NULL, &err);
   CHECK_CL(err);

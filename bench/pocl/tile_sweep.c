@@ -28,6 +28,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_cl.h"
+
 #include "tile_shapes.h"
 
 typedef struct shape {
@@ -54,47 +56,9 @@ enum { NUM_ROWS = sizeof rows / sizeof rows[0], HAND = 3, MAX_GAC = 6, MAX_VARIA
        MAX_ROUNDS = 256 };
 static const char *hand_names[HAND] = {"awgc_lines", "byte_loop", "cooperative"};
 
-#define CHECK_CL(e)                                                        \
-  do {                                                                     \
-    cl_int e_ = (e);                                                       \
-    if (e_ != CL_SUCCESS) {                                                \
-      fprintf(stderr, "%s:%d: OpenCL error %d\n", __FILE__, __LINE__, e_); \
-      exit(1);                                                             \
-    }                                                                      \
-  } while (0)
-
 static cl_context context;
 static cl_command_queue queue;
 static cl_device_id device;
-
-static double now_s(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
-static unsigned char *read_all(const char *path, size_t *n) {
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return NULL;
-  fseek(f, 0, SEEK_END);
-  *n = (size_t)ftell(f);
-  fseek(f, 0, SEEK_SET);
-  unsigned char *bytes = malloc(*n + 1);
-  if (bytes && fread(bytes, 1, *n, f) != *n) {
-    free(bytes);
-    bytes = NULL;
-  }
-  if (bytes)
-    bytes[*n] = 0;
-  fclose(f);
-  return bytes;
-}
 
 static cl_program build(cl_program p, const char *options) {
   if (clBuildProgram(p, 1, &device, options, NULL, NULL) != CL_SUCCESS) {
@@ -111,7 +75,7 @@ static cl_program load_gac(const char *dir, const char *strategy) {
   char path[1024];
   snprintf(path, sizeof path, "%s/tiles.%s.bc", dir, strategy);
   size_t n;
-  unsigned char *bin = read_all(path, &n);
+  unsigned char *bin = (unsigned char *)gac_read_file(path, &n);
   if (!bin)
     return NULL;
   cl_int err;
@@ -269,7 +233,7 @@ int main(int argc, char **argv) {
   if (rounds < 3 || 2 * rounds > MAX_ROUNDS)
     rounds = 15;
   size_t source_len;
-  char *source = (char *)read_all(argv[2], &source_len);
+  char *source = gac_read_file(argv[2], &source_len);
   if (!source) {
     fprintf(stderr, "cannot read %s\n", argv[2]);
     return 2;

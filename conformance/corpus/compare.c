@@ -67,7 +67,7 @@ static bool load_runs(const char *dir, const corpus_entry *e, run_output *runs, 
       char file[1024];
       snprintf(file, sizeof file, "%s/%s.%s.%s.out", dir, e->name, gac_corpus_variants[v], paths[p]);
       run_output *r = &runs[*n];
-      r->data = gac_corpus_read_file(file, &r->size);
+      r->data = gac_read_file(file, &r->size);
       if (r->data) {
         snprintf(r->label, sizeof r->label, "%s.%s", gac_corpus_variants[v], paths[p]);
         ++*n;

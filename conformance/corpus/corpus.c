@@ -21,23 +21,6 @@ const corpus_entry gac_corpus[] = {
 const size_t gac_corpus_size = sizeof gac_corpus / sizeof gac_corpus[0];
 const char *const gac_corpus_variants[2] = {"plain", "async"};
 
-char *gac_corpus_read_file(const char *path, size_t *size) {
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *data = malloc(n > 0 ? (size_t)n + 1 : 1);
-  size_t got = data ? fread(data, 1, n > 0 ? (size_t)n : 0, f) : 0;
-  fclose(f);
-  if (data)
-    data[got] = '\0';
-  if (size)
-    *size = got;
-  return data;
-}
-
 bool gac_corpus_known_failure(const corpus_entry *e, const char *path, unsigned variant) {
   char key[64];
   snprintf(key, sizeof key, "%s.%s:", path, gac_corpus_variants[variant]);

@@ -116,7 +116,7 @@ unsigned gac_corpus_compare(const char *save_dir);
 /* Whether the entry lists `path.variant:` among its known failures. */
 bool gac_corpus_known_failure(const corpus_entry *e, const char *path, unsigned variant);
 
-/* The whole file, NUL-terminated; its size in *size if not NULL. */
-char *gac_corpus_read_file(const char *path, size_t *size);
+/* Whole files are read with gac_read_file (support/subprocess.h). */
+#include "subprocess.h"
 
 #endif

@@ -35,7 +35,7 @@ static void *load(void *self, const corpus_entry *e, unsigned variant, char *why
   const cuda *c = self;
   char path[1024];
   snprintf(path, sizeof path, "%s/%s.%s.sm%s.ptx", c->dir, e->name, gac_corpus_variants[variant], c->sm);
-  char *ptx = gac_corpus_read_file(path, NULL);
+  char *ptx = gac_read_file(path, NULL);
   if (!ptx) {
     snprintf(why, why_len, "cannot read %.900s (see corpus-ptx-status.txt)", path);
     return NULL;

@@ -10,8 +10,8 @@ ptx=$1 out=$2
 here=$(cd "$(dirname "$0")" && pwd)
 cuda=${CUDA_HOME:-/usr/local/cuda}
 mkdir -p "$out"
-gcc -std=c17 -O2 -Wall -Wextra -I"$cuda/include" "$here"/cuda_runner.c "$here"/corpus.c "$here"/values.c \
-  "$here"/compare.c "$here"/specs_*.c -L"$cuda/lib64/stubs" -lcuda -lm -o "$out/gac-corpus-cuda" || exit 1
+gcc -std=c17 -O2 -Wall -Wextra -I"$cuda/include" -I"$here/../../support" "$here"/cuda_runner.c "$here"/corpus.c \
+  "$here"/values.c "$here"/compare.c "$here"/specs_*.c "$here/../../support/subprocess.c" -L"$cuda/lib64/stubs" -lcuda -lm -o "$out/gac-corpus-cuda" || exit 1
 status=0
 for sm in 80 90; do
   save=()

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../cl_device.h"
 #include "corpus.h"
 
 typedef struct ocl {
@@ -35,7 +36,7 @@ static cl_program build(const ocl *o, const corpus_entry *e, unsigned variant, c
   else
     snprintf(path, sizeof path, "%s/%s", o->source_dir, e->source);
   size_t size;
-  char *text = gac_corpus_read_file(path, &size);
+  char *text = gac_read_file(path, &size);
   if (!text) {
     snprintf(why, why_len, "cannot read %.900s", path);
     return NULL;
@@ -127,18 +128,8 @@ int main(int argc, char **argv) {
   if (strcmp(path, "pocl") != 0 && strcmp(path, "layer") != 0 && strcmp(path, "cli") != 0)
     return usage();
   ocl o = {.source_dir = argv[3], .bc_dir = argv[4], .binary = strcmp(path, "cli") == 0};
-  cl_platform_id platform;
-  cl_int err = clGetPlatformIDs(1, &platform, NULL);
-  if (err == CL_SUCCESS)
-    err = clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &o.device, NULL);
-  if (err == CL_SUCCESS)
-    o.context = clCreateContext(NULL, 1, &o.device, NULL, NULL, &err);
-  if (err == CL_SUCCESS)
-    o.queue = clCreateCommandQueue(o.context, o.device, 0, &err);
-  if (err != CL_SUCCESS) {
-    fprintf(stderr, "gac-corpus: no OpenCL device (%d)\n", err);
+  if (!gac_cl_open_first("gac-corpus", &o.device, &o.context, &o.queue))
     return 1;
-  }
   char device[256] = "";
   clGetDeviceInfo(o.device, CL_DEVICE_NAME, sizeof device, device, NULL);
   printf("device: %s; path: %s\n", device, path);

@@ -53,7 +53,7 @@ static gpu_module module_of(gpu *c, const char *program, char *why, size_t why_l
   for (unsigned i = 0; i < c->num_modules; i++)
     if (strcmp(c->modules[i].path, path) == 0)
       return c->modules[i].module;
-  char *image = gac_suite_read_file(path, NULL);
+  char *image = gac_read_file(path, NULL);
   if (!image) {
     snprintf(why, why_len, "cannot read %.400s", path);
     return NULL;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "math_suite.h"
+#include "subprocess.h"
 
 static const char *error_name(CUresult r) {
   const char *s = NULL;
@@ -52,18 +53,11 @@ int main(int argc, char **argv) {
   const char *known;
   if (!math_suite_args(argc, argv, "MATH.PTX", &fast, &known))
     return 2;
-  FILE *f = fopen(argv[1], "rb");
-  if (!f) {
+  char *ptx = gac_read_file(argv[1], NULL);
+  if (!ptx) {
     fprintf(stderr, "cannot read %s\n", argv[1]);
     return 2;
   }
-  fseek(f, 0, SEEK_END);
-  long size = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *ptx = malloc((size_t)size + 1);
-  size_t got = fread(ptx, 1, (size_t)size, f);
-  fclose(f);
-  ptx[got] = '\0';
   CUdevice device;
   CUcontext context;
   CUmodule module;

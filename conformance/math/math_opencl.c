@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../cl_device.h"
 #include "math_suite.h"
+#include "subprocess.h"
 
 typedef struct ocl {
   cl_context context;
@@ -56,33 +58,23 @@ int main(int argc, char **argv) {
   const char *known;
   if (!math_suite_args(argc, argv, "DIR", &fast, &known))
     return 2;
+  ocl o = {0};
+  cl_device_id device;
+  if (!gac_cl_open_first("gac-math-opencl", &device, &o.context, &o.queue))
+    return 2;
   char path[4096];
   snprintf(path, sizeof path, "%s/math.cl", argv[1]);
-  FILE *f = fopen(path, "rb");
-  if (!f) {
+  char *source = gac_read_file(path, NULL);
+  if (!source) {
     fprintf(stderr, "cannot read %s\n", path);
-    return 2;
-  }
-  static char source[1 << 16];
-  size_t len = fread(source, 1, sizeof source - 1, f);
-  fclose(f);
-  source[len] = '\0';
-  cl_platform_id platform;
-  cl_device_id device;
-  cl_int err = clGetPlatformIDs(1, &platform, NULL);
-  if (err == CL_SUCCESS)
-    err = clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, NULL);
-  if (err != CL_SUCCESS) {
-    fprintf(stderr, "no OpenCL device (%d)\n", err);
     return 2;
   }
   cl_device_fp_config fp64 = 0;
   clGetDeviceInfo(device, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp64, &fp64, NULL);
-  ocl o = {0};
-  o.context = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
-  o.queue = clCreateCommandQueue(o.context, device, 0, &err);
+  cl_int err;
   const char *text = source;
   o.program = clCreateProgramWithSource(o.context, 1, &text, NULL, &err);
+  free(source); /* the program has its copy */
   char options[4200];
   snprintf(options, sizeof options, "-I %s%s", argv[1], fast ? " -cl-fast-relaxed-math" : "");
   err = clBuildProgram(o.program, 1, &device, options, NULL, NULL);
