@@ -9,7 +9,11 @@ grammar, header = sys.argv[1], sys.argv[2]
 insts = {i["opname"]: i for i in json.load(open(grammar))["instructions"]}
 text = open(header).read()
 expect = {"AsyncCommit": ("GAC_ASYNC_COMMIT", 2), "AsyncWait": ("GAC_ASYNC_WAIT", 2),
-          "PipelineLoop": ("GAC_PIPELINE_LOOP", 1), "PipelineStatement": ("GAC_PIPELINE_STATEMENT", 2)}
+          "PipelineLoop": ("GAC_PIPELINE_LOOP", 1), "PipelineStatement": ("GAC_PIPELINE_STATEMENT", 2),
+          "WarpSpecialize": ("GAC_WARP_SPECIALIZE", 2), "Pipe": ("GAC_PIPE", 3), "PipeBuffer": ("GAC_PIPE_BUFFER", 2),
+          "PipeProducerAcquire": ("GAC_PIPE_PRODUCER_ACQUIRE", 2), "PipeProducerCommit": ("GAC_PIPE_PRODUCER_COMMIT", 3),
+          "PipeConsumerWait": ("GAC_PIPE_CONSUMER_WAIT", 2), "PipeConsumerRelease": ("GAC_PIPE_CONSUMER_RELEASE", 2),
+          "Mutex": ("GAC_MUTEX", 4), "MutexSync": ("GAC_MUTEX_SYNC", 1)}
 failed = 0
 for opname, (enum, operands) in expect.items():
     m = re.search(r"\b%s = (\d+)" % enum, text)

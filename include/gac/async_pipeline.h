@@ -14,6 +14,17 @@ typedef enum gac_async_pipeline_op {
   GAC_ASYNC_WAIT = 2,   /* Queue, In Flight */
   GAC_PIPELINE_LOOP = 3,      /* Async Stages (a bit mask) */
   GAC_PIPELINE_STATEMENT = 4, /* Stage, Order */
+  /* Revision 3: warp-specialised pipelines (seed 004's Pipe_ and Mutex_;
+   * docs/ASYNC_PIPELINE.md), made by --pipeline-loops=warp-specialize. */
+  GAC_WARP_SPECIALIZE = 5,         /* Consumer Threads, Producer Threads */
+  GAC_PIPE = 6,                    /* Depth, Stage, Order */
+  GAC_PIPE_BUFFER = 7,             /* Pipe, Buffer */
+  GAC_PIPE_PRODUCER_ACQUIRE = 8,   /* Pipe, Iteration */
+  GAC_PIPE_PRODUCER_COMMIT = 9,    /* Pipe, Iteration, Event */
+  GAC_PIPE_CONSUMER_WAIT = 10,     /* Pipe, Iteration */
+  GAC_PIPE_CONSUMER_RELEASE = 11,  /* Pipe, Iteration */
+  GAC_MUTEX = 12,                  /* Barrier, Threads, Stage, Order */
+  GAC_MUTEX_SYNC = 13,             /* Mutex */
 } gac_async_pipeline_op;
 
 /* Word indices in the OpExtInst. AsyncCommit and AsyncWait have
@@ -24,6 +35,18 @@ enum { GAC_PIPELINE_OP_WORD = 4, GAC_PIPELINE_QUEUE_WORD = 5, GAC_PIPELINE_VALUE
 
 /* Stages are bits of PipelineLoop's Async Stages mask. */
 #define GAC_PIPELINE_MAX_STAGES 32
+
+/* Word indices of the revision 3 instructions' operands (first operand at
+ * word 5). */
+enum { GAC_WS_CONSUMERS_WORD = 5, GAC_WS_PRODUCERS_WORD = 6,
+       GAC_PIPE_DEPTH_WORD = 5, GAC_PIPE_STAGE_WORD = 6, GAC_PIPE_ORDER_WORD = 7, GAC_PIPE_BUFFER_WORD = 6,
+       GAC_PIPE_OF_WORD = 5, GAC_PIPE_ITERATION_WORD = 6, GAC_PIPE_EVENT_WORD = 7,
+       GAC_MUTEX_BARRIER_WORD = 5, GAC_MUTEX_THREADS_WORD = 6, GAC_MUTEX_STAGE_WORD = 7, GAC_MUTEX_ORDER_WORD = 8,
+       GAC_MUTEX_OF_WORD = 5 };
+
+/* sm_90's named barriers: 16 per CTA, id 0 being barrier()'s. A pipe's
+ * depth: 2..GAC_PIPE_MAX_DEPTH slots (two mbarriers each). */
+enum { GAC_NAMED_BARRIERS = 16, GAC_PIPE_MAX_DEPTH = 16 };
 
 /* The instruction number if inst is an OpExtInst of the set, else 0. */
 uint32_t gac_async_pipeline_op_of(const gac_module *m, const gac_inst *inst);
