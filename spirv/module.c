@@ -259,6 +259,20 @@ bool gac_module_has_capability(const gac_module *m, uint32_t capability) {
   return false;
 }
 
+extern const uint32_t gac_shader_capabilities[]; /* capability_table.c, sorted */
+extern const size_t gac_num_shader_capabilities;
+
+uint32_t gac_module_shader_capability(const gac_module *m) {
+  gac_foreach_inst(i, &m->sections[GAC_SECTION_CAPABILITY]) {
+    if (i->opcode != SpvOpCapability || i->num_words < 2)
+      continue;
+    for (size_t k = 0; k < gac_num_shader_capabilities && gac_shader_capabilities[k] <= i->words[1]; k++)
+      if (gac_shader_capabilities[k] == i->words[1])
+        return i->words[1];
+  }
+  return ~0u;
+}
+
 gac_section gac_section_of_opcode(uint16_t op) {
   switch (op) {
   case SpvOpCapability:

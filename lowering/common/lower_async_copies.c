@@ -876,6 +876,16 @@ bool gac_lower_async_copies(gac_module *m, const char *arg, gac_diag *diag) {
    * silently wrong module. */
   if (!gac_validate_async_copies(m, diag) || !gac_validate_async_pipeline(m, diag))
     return false;
+  /* The lowerings read the work-group size from the WorkgroupSize builtin
+   * variable, which a shader module may not have (it must be a constant). */
+  uint32_t shader = gac_module_shader_capability(m);
+  if (shader != ~0u) {
+    gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "lower.shader",
+                 "the module declares capability %u, which is or implies Shader: only OpenCL kernel modules "
+                 "(without Shader) are lowered",
+                 shader);
+    return false;
+  }
   if (strat == STRATEGY_LATE)
     return gac_lower_late(m, diag);
   /* Queues first: for OpenCL their waits are OpGroupWaitEvents, which the
