@@ -47,7 +47,12 @@ typedef struct fact {
   uint32_t old_group;      /* the id that named it before an OpPhi did, still valid where it dominates */
   uint8_t lo, hi;          /* groups committed to the queue after it */
   bool must;
-  uint8_t must_pos;        /* with must: on every path one is in flight at a position <= must_pos */
+  uint8_t must_pos;        /* with must (or must_if): on every path one is in flight at a position <= must_pos */
+  /* Without must: in flight (as must says) on every path where must_if's
+   * value is in [must_lo, must_hi]; 0 if none. A copy under `if (1 < n)`
+   * joined with the path that skipped it (there n <= 1). */
+  uint32_t must_if;
+  uint64_t must_lo, must_hi;
   uint8_t age;             /* back edges crossed since the copy */
   const gac_inst *kept_by; /* the last wait that left it in flight */
   const gac_inst *doubt;   /* what made it "may" other than a join: an untraceable wait, a call */
@@ -59,12 +64,21 @@ typedef struct alias {
   gac_affine value;
 } alias;
 
+/* lo <= id <= hi (unsigned) on every path: from branches on comparisons
+ * with constants, and from the pipelined body's start umin(n, S). */
+typedef struct range {
+  uint32_t id;
+  uint64_t lo, hi;
+} range;
+
 typedef struct state {
   bool reached;
   fact *f;
   unsigned nf, cf;
   alias *a;
   unsigned na, ca;
+  range *r;
+  unsigned nr, cr;
 } state;
 
 typedef struct buffer {
@@ -88,12 +102,24 @@ typedef struct slot {
  * into disjoint parts of one version are common (docs/CHECK_ASYNC.md). */
 enum access_kind { ACCESS_READ, ACCESS_WRITE, ACCESS_COPY_WRITE, ACCESS_CALL };
 
+typedef struct place {
+  int buffer; /* or UNKNOWN_BUFFER, NOT_WORKGROUP */
+  gac_version version;
+  /* Pointer arithmetic from inside a version that may leave it: why (for the report). */
+  bool left;
+  int local_id;       /* dimension + 1 of a get_local_id with no fixed work-group size it depends on */
+  bool followed;      /* the bytes below were worked out */
+  uint64_t lo, hi;    /* bytes from the version's start */
+  uint64_t room;      /* the version's bytes */
+} place;
+
 /* The worst an access met in one context, and the fact that made it so. */
 typedef struct finding {
   bool evaluated;
   gac_check_verdict verdict;
   fact witness;
   gac_version seen_as, fact_as; /* both versions, resolved in the witness's state */
+  gac_version as_read;          /* the access's version as its index says, in that context */
 } finding;
 
 typedef struct access {
@@ -102,6 +128,7 @@ typedef struct access {
   enum access_kind kind;
   int buffer;
   gac_version version;
+  place where; /* why pointer arithmetic may leave the version, if it may */
   unsigned block;
   finding in[2]; /* per context */
 } access;
@@ -127,6 +154,7 @@ typedef struct checker {
   const gac_inst *at; /* the instruction whose pointers place_of follows */
   const struct state *cur; /* the state there, when there is one */
   bool *loop_copies;       /* by loop: its body holds an async copy */
+  uint32_t local_size[3];  /* the function's fixed work-group size, 0 where none */
   bool gave_up; /* irreducible flow or no fixpoint: nothing is proved */
   const char *gave_up_why;
 } checker;
@@ -136,6 +164,7 @@ typedef struct checker {
 static void state_free(state *s) {
   free(s->f);
   free(s->a);
+  free(s->r);
   memset(s, 0, sizeof *s);
 }
 
@@ -143,6 +172,11 @@ static void state_copy(state *d, const state *s) {
   d->reached = s->reached;
   d->nf = s->nf;
   d->na = s->na;
+  d->nr = s->nr;
+  if (d->cr < s->nr)
+    d->r = xrealloc(d->r, (d->cr = s->nr) * sizeof *d->r);
+  if (s->nr)
+    memcpy(d->r, s->r, s->nr * sizeof *d->r);
   if (d->cf < s->nf)
     d->f = xrealloc(d->f, (d->cf = s->nf) * sizeof *d->f);
   if (d->ca < s->na)
@@ -212,7 +246,11 @@ static void state_add(state *s, fact f) {
     old->hi = f.hi > old->hi ? f.hi : old->hi;
     if (f.must && (!old->must || f.must_pos < old->must_pos))
       old->must_pos = f.must_pos; /* either instance will do */
+    else if (!old->must && !old->must_if && f.must_if)
+      old->must_if = f.must_if, old->must_lo = f.must_lo, old->must_hi = f.must_hi, old->must_pos = f.must_pos;
     old->must |= f.must;
+    if (old->must)
+      old->must_if = 0;
     if (!old->kept_by)
       old->kept_by = f.kept_by;
     if (!old->doubt)
@@ -268,6 +306,95 @@ static gac_version resolve(const state *s, gac_version v) {
   return v;
 }
 
+static range *find_range(const state *s, uint32_t id) {
+  for (unsigned i = 0; i < s->nr; i++)
+    if (s->r[i].id == id)
+      return &s->r[i];
+  return NULL;
+}
+
+static void drop_must(fact *f) {
+  f->must = false;
+  f->must_if = 0;
+}
+
+/* Is f in flight on every path of s, as must says? */
+static bool must_in(const state *s, const fact *f) {
+  const range *r = f->must_if ? find_range(s, f->must_if) : NULL;
+  return f->must || (r && r->lo >= f->must_lo && r->hi <= f->must_hi);
+}
+
+/* s learns lo <= id <= hi; false if no path is left. One value is an
+ * equality, and facts in flight where the range holds are in flight. */
+static bool restrict_range(state *s, uint32_t id, uint64_t lo, uint64_t hi) {
+  range *r = find_range(s, id);
+  if (!r) {
+    if (s->nr == s->cr)
+      s->r = xrealloc(s->r, (s->cr = s->cr ? 2 * s->cr : 4) * sizeof *s->r);
+    r = &s->r[s->nr++];
+    *r = (range){id, lo, hi};
+  }
+  r->lo = lo > r->lo ? lo : r->lo;
+  r->hi = hi < r->hi ? hi : r->hi;
+  if (r->lo > r->hi)
+    return false;
+  if (r->lo == r->hi && r->lo <= INT64_MAX) {
+    /* A counter said in id (k = n after a loop): constant versions said in
+     * id too, so they still compare with k's where id is not known. */
+    bool said_in = false;
+    for (unsigned k = 0; k < s->na; k++)
+      said_in |= s->a[k].value.base == id;
+    for (unsigned k = 0; said_in && k < s->nf; k++)
+      if (s->f[k].version.known && !s->f[k].version.value.base && s->f[k].versions > 1)
+        s->f[k].version.value = (gac_affine){id, s->f[k].version.value.offset - (int64_t)r->lo};
+    add_alias(s, id, (gac_affine){0, (int64_t)r->lo});
+    state_normalize(s);
+  }
+  for (unsigned k = 0; k < s->nf; k++)
+    if (!s->f[k].must && must_in(s, &s->f[k]))
+      s->f[k].must = true, s->f[k].must_if = 0;
+  return true;
+}
+
+/* Is a fact (f, or none) in flight on every path of st where x is in [lo, hi]? */
+static bool covers(const state *st, const fact *f, uint32_t x, uint64_t lo, uint64_t hi) {
+  if (f && must_in(st, f))
+    return true;
+  if (f && f->must_if == x && lo >= f->must_lo && hi <= f->must_hi)
+    return true;
+  const range *r = find_range(st, x);
+  return r && (r->hi < lo || r->lo > hi); /* st has no such path */
+}
+
+/* must of fact d of state ds joined with s of ss (NULL where ss has no
+ * such fact): must where both sides have it; else in flight where some
+ * range holds, when each side either has it there or has no path there. */
+static void join_must(fact *d, const state *ds, const fact *s, const state *ss) {
+  uint8_t pos = s && s->must_pos > d->must_pos ? s->must_pos : d->must_pos;
+  if (s && must_in(ds, d) && must_in(ss, s)) {
+    d->must = true, d->must_if = 0, d->must_pos = pos;
+    return;
+  }
+  range cand[2 + 16];
+  unsigned n = 0;
+  if (d->must_if)
+    cand[n++] = (range){d->must_if, d->must_lo, d->must_hi};
+  if (s && s->must_if)
+    cand[n++] = (range){s->must_if, s->must_lo, s->must_hi};
+  for (unsigned k = 0; k < ds->nr && n < 10; k++)
+    cand[n++] = ds->r[k];
+  for (unsigned k = 0; k < ss->nr && n < 18; k++)
+    cand[n++] = ss->r[k];
+  bool any = must_in(ds, d) || d->must_if || (s && (must_in(ss, s) || s->must_if));
+  for (unsigned k = 0; any && k < n; k++)
+    if (covers(ds, d, cand[k].id, cand[k].lo, cand[k].hi) && covers(ss, s, cand[k].id, cand[k].lo, cand[k].hi)) {
+      d->must = false, d->must_if = cand[k].id, d->must_lo = cand[k].lo, d->must_hi = cand[k].hi;
+      d->must_pos = pos;
+      return;
+    }
+  drop_must(d);
+}
+
 /* dst = dst ⊔ src; true if dst changed. */
 static bool state_join(state *dst, const state *src) {
   if (!src->reached)
@@ -280,23 +407,22 @@ static bool state_join(state *dst, const state *src) {
   for (unsigned i = 0; i < dst->nf; i++) {
     fact *d = &dst->f[i];
     fact *s = find_fact((state *)src, d);
+    fact before = *d;
+    join_must(d, dst, s, src);
     if (!s) {
-      changed |= d->must;
-      d->must = false;
+      changed |= before.must != d->must || before.must_if != d->must_if || before.must_lo != d->must_lo ||
+                 before.must_hi != d->must_hi || before.must_pos != d->must_pos;
       continue;
     }
-    fact before = *d;
     merge_witness(d, s);
     d->lo = s->lo < d->lo ? s->lo : d->lo;
     d->hi = s->hi > d->hi ? s->hi : d->hi;
-    if (d->must && s->must && s->must_pos > d->must_pos)
-      d->must_pos = s->must_pos; /* the path where it is deepest */
-    d->must &= s->must;
     if (!d->kept_by)
       d->kept_by = s->kept_by;
     if (!d->doubt)
       d->doubt = s->doubt;
     changed |= before.lo != d->lo || before.hi != d->hi || before.must != d->must ||
+               before.must_if != d->must_if || before.must_lo != d->must_lo || before.must_hi != d->must_hi ||
                before.must_pos != d->must_pos || before.age != d->age || before.kept_by != d->kept_by ||
                before.doubt != d->doubt || before.group != d->group || before.old_group != d->old_group ||
                before.held_in != d->held_in ||
@@ -306,9 +432,24 @@ static bool state_join(state *dst, const state *src) {
     if (find_fact(dst, &src->f[i]))
       continue;
     fact f = src->f[i];
-    f.must = false;
+    join_must(&f, src, NULL, dst);
     state_add(dst, f);
     changed = true;
+  }
+  /* Ranges known on both sides, widened to both. */
+  for (unsigned i = 0; i < dst->nr;) {
+    const range *o = find_range(src, dst->r[i].id);
+    if (!o) {
+      dst->r[i] = dst->r[--dst->nr];
+      changed = true;
+      continue;
+    }
+    range *r = &dst->r[i++];
+    if (o->lo < r->lo || o->hi > r->hi) {
+      r->lo = o->lo < r->lo ? o->lo : r->lo;
+      r->hi = o->hi > r->hi ? o->hi : r->hi;
+      changed = true;
+    }
   }
   for (unsigned i = 0; i < dst->na;) {
     const alias *o = find_alias(src, dst->a[i].id);
@@ -443,10 +584,45 @@ static bool base_at_least(const checker *c, gac_affine v, uint64_t *min) {
   return true;
 }
 
+static bool state_range(void *user, uint32_t id, ca_interval *out) {
+  const checker *c = user;
+  const range *r = c->cur ? find_range(c->cur, id) : NULL;
+  if (r)
+    *out = (ca_interval){r->lo, r->hi};
+  return r != NULL;
+}
+
+/* Value ranges where c->at is, knowing what c->cur's paths know. */
+static ca_ranges ranges_at(const checker *c) {
+  int b = c->at ? ca_block_of(&c->cfg, c->at) : -1;
+  ca_ranges r = {.c = &c->cfg, .block = b >= 0 ? (unsigned)b : 0, .known = state_range, .user = (void *)c};
+  memcpy(r.local_size, c->local_size, sizeof r.local_size);
+  return r;
+}
+
 static bool lower_bound(void *user, uint32_t id, uint64_t *min) {
   const checker *c = user;
-  return base_at_least(c, (gac_affine){id, 0}, min) ||
-         (c->cur && base_at_least(c, resolve(c->cur, (gac_version){true, {id, 0}}).value, min));
+  uint64_t best = 0, m;
+  bool found = false;
+  gac_affine v = c->cur ? resolve(c->cur, (gac_version){true, {id, 0}}).value : (gac_affine){id, 0};
+  if (base_at_least(c, (gac_affine){id, 0}, &m))
+    best = m, found = true;
+  if (c->cur && base_at_least(c, v, &m) && (!found || m > best))
+    best = m, found = true;
+  /* What the values' definitions and the paths' branches bound */
+  ca_ranges r = ranges_at(c);
+  ca_interval i = ca_value_range(&r, id);
+  if (i.lo > best || !found)
+    best = i.lo > best ? i.lo : best, found = true;
+  if (v.base && v.base != id) {
+    ca_interval j = ca_value_range(&r, v.base);
+    if (v.offset >= 0 || j.lo >= (uint64_t)-v.offset) {
+      uint64_t lo = j.lo + (uint64_t)v.offset;
+      best = lo > best ? lo : best;
+    }
+  }
+  *min = best;
+  return found;
 }
 
 static int buffer_index(checker *c, uint32_t root) {
@@ -466,10 +642,14 @@ static int buffer_index(checker *c, uint32_t root) {
   return (int)c->nb++;
 }
 
-typedef struct place {
-  int buffer; /* or UNKNOWN_BUFFER, NOT_WORKGROUP */
-  gac_version version;
-} place;
+
+/* An access of the whole pointee: its bytes, when the instruction says. */
+static bool access_size(const checker *c, const gac_inst *at, uint32_t ptr, uint64_t *size) {
+  bool whole = at->opcode == SpvOpLoad || at->opcode == SpvOpStore || at->opcode == SpvOpCopyMemory ||
+               (at->opcode >= SpvOpAtomicLoad && at->opcode <= SpvOpAtomicXor);
+  const gac_inst *t = gac_value_type(c->m, ptr);
+  return whole && t && t->opcode == SpvOpTypePointer && ca_type_size(c->m, t->words[3], size);
+}
 
 static bool is_zero(const gac_module *m, uint32_t id) {
   uint64_t v;
@@ -481,8 +661,8 @@ static place place_of(checker *c, uint32_t ptr, const gac_inst *at) {
   const gac_inst *steps[32];
   unsigned n = 0;
   uint32_t sc = storage_class_of(c->m, ptr);
-  place unknown = {sc == SpvStorageClassWorkgroup || sc == SpvStorageClassGeneric ? UNKNOWN_BUFFER : NOT_WORKGROUP,
-                   {false, {0, 0}}};
+  place unknown = {.buffer = sc == SpvStorageClassWorkgroup || sc == SpvStorageClassGeneric ? UNKNOWN_BUFFER
+                                                                                          : NOT_WORKGROUP};
   uint32_t id = ptr;
   for (;;) {
     const gac_inst *d = gac_def(c->m, id);
@@ -490,7 +670,7 @@ static place place_of(checker *c, uint32_t ptr, const gac_inst *at) {
       return unknown;
     if (d->opcode == SpvOpVariable || d->opcode == SpvOpFunctionParameter) {
       if (storage_class_of(c->m, id) != SpvStorageClassWorkgroup)
-        return (place){NOT_WORKGROUP, {false, {0, 0}}};
+        return (place){.buffer = NOT_WORKGROUP};
       break;
     }
     switch (d->opcode) {
@@ -511,25 +691,56 @@ static place place_of(checker *c, uint32_t ptr, const gac_inst *at) {
       return unknown;
     }
   }
-  place p = {buffer_index(c, id), {false, {0, 0}}};
+  place p = {.buffer = buffer_index(c, id)};
   uint32_t versions = c->buffers[p.buffer].versions;
-  bool at_root = true;
+  bool at_root = true, moved = false;
+  /* Inside a version: the pointee type and the bytes from the version's start. */
+  uint32_t type = 0;
+  ca_interval off = {0, 0};
+  c->at = at;
+  ca_ranges r = ranges_at(c);
   while (n--) {
     const gac_inst *s = steps[n];
     bool ptr_chain = s->opcode == SpvOpPtrAccessChain || s->opcode == SpvOpInBoundsPtrAccessChain;
     bool chain = ptr_chain || s->opcode == SpvOpAccessChain || s->opcode == SpvOpInBoundsAccessChain;
+    unsigned first_index = ptr_chain ? 2 : 1;
     if (ptr_chain && !is_zero(c->m, in_operand(s, 1))) {
-      p.version.known = false; /* pointer arithmetic may leave the version */
+      /* Pointer arithmetic may leave the version, unless its range stays inside. */
+      bool inside = !at_root && versions > 1;
+      p.followed = inside && p.followed && ca_element_offset(&r, in_operand(s, 1), type, &off) &&
+                   ca_chain_offset(&r, s, first_index, &type, &off);
+      moved = true;
+      if (inside)
+        continue;
+      p.version.known = false;
       at_root = false;
       if (versions > 1)
         return p;
       continue;
     }
-    unsigned first_index = ptr_chain ? 2 : 1;
     if (at_root && chain && num_in_operands(s) > first_index) {
-      c->at = at;
       p.version = gac_version_of_index(c->m, in_operand(s, first_index), versions, lower_bound, c);
       at_root = false;
+      const gac_inst *rt = gac_value_type(c->m, c->buffers[p.buffer].root);
+      const gac_inst *array = rt && rt->opcode == SpvOpTypePointer ? gac_def(c->m, rt->words[3]) : NULL;
+      type = array && array->opcode == SpvOpTypeArray ? array->words[2] : 0;
+      p.followed = type && ca_type_size(c->m, type, &p.room) && ca_chain_offset(&r, s, first_index + 1, &type, &off);
+    } else if (!at_root && p.followed && chain) {
+      p.followed = ca_chain_offset(&r, s, first_index, &type, &off);
+    } else if (!at_root && p.followed) { /* casts: the same address as another type */
+      const gac_inst *t = gac_def(c->m, s->type_id);
+      p.followed = t && t->opcode == SpvOpTypePointer;
+      type = p.followed ? t->words[3] : 0;
+    }
+  }
+  uint64_t size;
+  if (moved && versions > 1 && !at_root) {
+    p.lo = off.lo;
+    p.hi = off.hi;
+    p.local_id = r.unbounded_local_id;
+    if (!p.followed || !access_size(c, at, ptr, &size) || off.hi > p.room || size > p.room - off.hi) {
+      p.version.known = false;
+      p.left = true;
     }
   }
   /* The buffer's first address cast to an element's type (clang's tiles[0]) is in version 0;
@@ -669,7 +880,7 @@ static void commit(checker *c, state *s, const gac_inst *i) {
       if (known_queue)
         f->lo = bump(f->lo);
       else
-        f->must = false, f->doubt = i;
+        drop_must(f), f->doubt = i;
     }
   }
   /* A group the checker cannot name may be any pending one: they may have been committed. */
@@ -679,7 +890,7 @@ static void commit(checker *c, state *s, const gac_inst *i) {
     if (!d || !(copy_of(c->m, d, &v) || d->opcode == SpvOpPhi))
       for (unsigned k = 0; k < s->nf; k++)
         if (s->f[k].queue == PENDING)
-          s->f[k].must = false, s->f[k].doubt = i;
+          drop_must(&s->f[k]), s->f[k].doubt = i;
   }
   state_normalize(s);
 }
@@ -695,9 +906,9 @@ static void async_wait(checker *c, state *s, const gac_inst *i) {
       if (known_queue && known_count && f.lo >= n && (f.lo < POS_CAP || n <= POS_CAP))
         continue; /* at least n groups were committed after it: complete */
       if (!known_queue || !known_count)
-        f.must = false, f.doubt = i;
+        drop_must(&f), f.doubt = i;
       else if (f.must_pos >= n || f.must_pos == POS_CAP)
-        f.must = false;
+        drop_must(&f);
       if (known_queue && known_count && f.hi >= n)
         f.hi = (uint8_t)(n - 1); /* the older ones it stood for are complete */
       f.kept_by = i;
@@ -760,7 +971,7 @@ static void wait_events(checker *c, state *s, const gac_inst *i) {
     /* The events waited for are unknown, or the fact lost its group's name
      * (a merge, a back edge): the wait may be for it. */
     if (!traced || !f.group)
-      f.must = false, f.doubt = i;
+      drop_must(&f), f.doubt = i;
     s->f[out++] = f;
   }
   s->nf = out;
@@ -769,7 +980,7 @@ static void wait_events(checker *c, state *s, const gac_inst *i) {
 static void call(checker *c, state *s, const gac_inst *i, bool eval, unsigned ctx, unsigned block) {
   /* The callee may use the module's Workgroup variables without being passed them. */
   if (eval && call_touches_variables(c, i))
-    evaluate_place(c, s, i, 0, ACCESS_CALL, (place){UNKNOWN_BUFFER, {false, {0, 0}}}, ctx, block);
+    evaluate_place(c, s, i, 0, ACCESS_CALL, (place){.buffer = UNKNOWN_BUFFER}, ctx, block);
   for (unsigned a = 1; a < num_in_operands(i); a++) {
     uint32_t arg = in_operand(i, a);
     const gac_inst *t = gac_value_type(c->m, arg);
@@ -780,12 +991,12 @@ static void call(checker *c, state *s, const gac_inst *i, bool eval, unsigned ct
         evaluate(c, s, i, a, ACCESS_CALL, arg, ctx, block);
       if (t->words[2] == SpvStorageClassFunction) /* the callee may wait on events stored there */
         for (unsigned k = 0; k < s->nf; k++)
-          s->f[k].must = false, s->f[k].doubt = i;
+          drop_must(&s->f[k]), s->f[k].doubt = i;
     } else if (t->opcode == SpvOpTypeEvent) {
       uint32_t e = resolve_value(c, arg, i);
       for (unsigned k = 0; k < s->nf; k++)
         if (names(&s->f[k], e))
-          s->f[k].must = false, s->f[k].doubt = i;
+          drop_must(&s->f[k]), s->f[k].doubt = i;
     }
   }
   if (call_starts_copies(c, i)) {
@@ -900,8 +1111,16 @@ static void forget_loop_values(checker *c, state *s, int l, unsigned from, unsig
       f->group = 0;
     if (f->old_group && ca_defined_in_loop(&c->cfg, l, f->old_group))
       f->old_group = 0;
+    if (f->must_if && ca_defined_in_loop(&c->cfg, l, f->must_if))
+      f->must_if = 0;
     if (back_edge && f->age < AGE_CAP)
       f->age++;
+  }
+  for (unsigned k = 0; k < s->nr;) {
+    if (ca_defined_in_loop(&c->cfg, l, s->r[k].id))
+      s->r[k] = s->r[--s->nr];
+    else
+      k++;
   }
   for (unsigned k = 0; k < s->na;) {
     if (ca_defined_in_loop(&c->cfg, l, s->a[k].id) ||
@@ -956,6 +1175,68 @@ static void rebase_constants(const checker *c, state *t, int l, uint64_t value) 
   state_normalize(t);
 }
 
+/* id's value where s knows it: a constant, or an equality with one. */
+static bool known_value(const checker *c, const state *s, uint32_t id, uint64_t *value) {
+  if (ca_constant(c->m, id, value))
+    return true;
+  gac_version v = resolve(s, (gac_version){true, {id, 0}});
+  if (v.value.base || v.value.offset < 0)
+    return false;
+  *value = (uint64_t)v.value.offset;
+  return true;
+}
+
+/* What taking edge b -> to says about an integer compared with a value s
+ * knows (unsigned, or equality): t learns its range. False if the edge
+ * cannot be taken. */
+static bool learn_edge(const checker *c, const state *s, state *t, unsigned b, unsigned to) {
+  const gac_inst *br = gac_block_terminator(c->cfg.blocks[b]);
+  if (!br || br->opcode != SpvOpBranchConditional || br->num_words < 4 || br->words[2] == br->words[3])
+    return true;
+  const gac_inst *cmp = gac_def(c->m, br->words[1]);
+  if (!cmp || cmp->num_words != 5)
+    return true;
+  uint64_t k, other;
+  uint32_t x;
+  bool x_left;
+  if (known_value(c, s, cmp->words[4], &k) && !known_value(c, s, cmp->words[3], &other))
+    x = cmp->words[3], x_left = true;
+  else if (known_value(c, s, cmp->words[3], &k) && !known_value(c, s, cmp->words[4], &other))
+    x = cmp->words[4], x_left = false;
+  else
+    return true;
+  const gac_inst *ty = gac_value_type(c->m, x);
+  unsigned w = ty && ty->opcode == SpvOpTypeInt ? ty->words[2] : 0;
+  if (!w || w > 64)
+    return true;
+  uint64_t max = w == 64 ? UINT64_MAX : (UINT64_C(1) << w) - 1;
+  k &= max;
+  enum { LT, LE, GT, GE, EQ, NE } rel;
+  switch (cmp->opcode) {
+  case SpvOpULessThan: rel = LT; break;
+  case SpvOpULessThanEqual: rel = LE; break;
+  case SpvOpUGreaterThan: rel = GT; break;
+  case SpvOpUGreaterThanEqual: rel = GE; break;
+  case SpvOpIEqual: rel = EQ; break;
+  case SpvOpINotEqual: rel = NE; break;
+  default: return true;
+  }
+  static const int flip[] = {[LT] = GT, [LE] = GE, [GT] = LT, [GE] = LE, [EQ] = EQ, [NE] = NE};
+  static const int negate[] = {[LT] = GE, [LE] = GT, [GT] = LE, [GE] = LT, [EQ] = NE, [NE] = EQ};
+  if (!x_left)
+    rel = flip[rel];
+  if (gac_block_label(c->cfg.blocks[to]) != br->words[2])
+    rel = negate[rel];
+  switch (rel) {
+  case LT: return k && restrict_range(t, x, 0, k - 1);
+  case LE: return restrict_range(t, x, 0, k);
+  case GT: return k < max && restrict_range(t, x, k + 1, max);
+  case GE: return restrict_range(t, x, k, max);
+  case EQ: return restrict_range(t, x, k, k);
+  default: return k == 0 ? restrict_range(t, x, 1, max) : k == max ? restrict_range(t, x, 0, max - 1) : true;
+  }
+}
+
 /* Pushes `out` (the state at the end of block b in context ctx) along edge b -> s. */
 static bool propagate(checker *c, state *states, const state *out, unsigned b, unsigned ctx, unsigned s) {
   const ca_cfg *g = &c->cfg;
@@ -964,6 +1245,10 @@ static bool propagate(checker *c, state *states, const state *out, unsigned b, u
   state_copy(&t, out);
   unsigned targets = 1u << ctx; /* bit per context of s */
   bool header = ls >= 0 && g->loops[ls].header == s;
+  if (!learn_edge(c, out, &t, b, s)) {
+    state_free(&t);
+    return false;
+  }
   if (lb >= 0 && ctx == 0 && g->loops[lb].has_exit_test && g->loops[lb].exit_block == b &&
       first_iteration_exit(c, &g->loops[lb]) == (s != g->loops[lb].exit_target)) {
     state_free(&t);
@@ -994,6 +1279,16 @@ static bool propagate(checker *c, state *states, const state *out, unsigned b, u
             t.f[k].version.value = (gac_affine){L->bound, t.f[k].version.value.offset - (int64_t)last};
       }
     }
+    /* Left the first iteration of a loop that starts at umin(n, cap) on
+     * k < n: umin(n, cap) >= n, so n <= cap and k = n. */
+    if (l == lb && ctx == 0 && L->init_is_min && L->exit_block == b && s == L->exit_target) {
+      remove_alias(&t, L->k);
+      add_alias(&t, L->k, (gac_affine){L->bound, 0});
+      if (!restrict_range(&t, L->bound, 0, L->cap)) {
+        state_free(&t);
+        return false;
+      }
+    }
     /* Left after going round: the test held the iteration before, so k + offset = n now. */
     if (l == lb && ctx == 1 && L->has_exit_test && L->exit_block == b && s == L->exit_target &&
         L->compare != SpvOpIEqual && L->compare != SpvOpINotEqual)
@@ -1017,10 +1312,17 @@ static bool propagate(checker *c, state *states, const state *out, unsigned b, u
   }
   /* Into the body of a loop that starts at umin(n, cap) on k < n: the start was cap. */
   if (lb >= 0 && ctx == 0 && g->loops[lb].init_is_min && b == g->loops[lb].header && ca_in_loop(g, lb, s) &&
-      s != g->loops[lb].exit_target)
+      s != g->loops[lb].exit_target) {
     rebase_constants(c, &t, lb, g->loops[lb].cap);
-  if (lb >= 0 && ca_in_loop(g, lb, b) && !ca_in_loop(g, lb, s))
-    targets = ls >= 0 ? 3u : 1u; /* an outer loop's context is not tracked inside an inner one */
+    if (g->loops[lb].cap == UINT64_MAX || !restrict_range(&t, g->loops[lb].bound, g->loops[lb].cap + 1, UINT64_MAX)) {
+      state_free(&t);
+      return false;
+    }
+  }
+  /* An outer loop's context is not tracked inside an inner one; past every
+   * loop, the paths where the loop left went round (1) or not (0) stay apart. */
+  if (lb >= 0 && ca_in_loop(g, lb, b) && !ca_in_loop(g, lb, s) && ls >= 0)
+    targets = 3u;
   if (header && ca_in_loop(g, ls, b)) {
     forget_loop_values(c, &t, ls, b, s, true);
     targets = 2u;
@@ -1041,8 +1343,6 @@ static bool propagate(checker *c, state *states, const state *out, unsigned b, u
     }
     state_normalize(&t);
   }
-  if (ls < 0)
-    targets = 1u;
   bool changed = false;
   for (unsigned k = 0; k < 2; k++)
     if (targets & (1u << k))
@@ -1111,6 +1411,8 @@ static void evaluate_place(checker *c, const state *s, const gac_inst *i, unsign
   a->kind = kind;
   a->buffer = p.buffer;
   a->version = p.version;
+  if (p.left)
+    a->where = p;
   a->block = block;
   finding *fd = &a->in[ctx];
   bool first = !fd->evaluated;
@@ -1133,7 +1435,7 @@ static void evaluate_place(checker *c, const state *s, const gac_inst *i, unsign
     if (r == GAC_VERSION_OTHER)
       continue;
     gac_check_verdict fv_verdict =
-        r == GAC_VERSION_SAME && f->must && kind != ACCESS_CALL && offsets_meet(c, f, i, role) ? GAC_CHECK_VIOLATED
+        r == GAC_VERSION_SAME && must_in(s, f) && kind != ACCESS_CALL && offsets_meet(c, f, i, role) ? GAC_CHECK_VIOLATED
                                                                                                  : GAC_CHECK_UNDECIDED;
     if (!witness || fv_verdict > v) {
       v = fv_verdict;
@@ -1145,6 +1447,7 @@ static void evaluate_place(checker *c, const state *s, const gac_inst *i, unsign
     v = GAC_CHECK_UNDECIDED;
   if (first || v > fd->verdict) {
     fd->verdict = v;
+    fd->as_read = p.version;
     fd->seen_as = mine;
     fd->fact_as = theirs;
     if (witness)
@@ -1290,16 +1593,31 @@ static const char *doubt_reason(const checker *c, const gac_inst *i) {
   }
 }
 
+/* Why pointer arithmetic inside a version may leave it. */
+static void describe_leaving(const checker *c, const place *p, char *out, size_t size) {
+  (void)c;
+  if (p->local_id)
+    snprintf(out, size,
+             "pointer arithmetic by get_local_id(%d) may leave the version: the kernel fixes no work-group size "
+             "(reqd_work_group_size) that would bound it",
+             p->local_id - 1);
+  else if (!p->followed)
+    snprintf(out, size, "pointer arithmetic the checker does not follow may leave the version");
+  else
+    snprintf(out, size, "pointer arithmetic reaches bytes %llu to %llu of a version of %llu bytes",
+             (unsigned long long)p->lo, (unsigned long long)p->hi, (unsigned long long)p->room);
+}
+
 static void report(checker *c, const access *a) {
   const gac_inst *i = a->inst;
   char what[192], finding_text[1300], other[1400], why[160] = "";
-  describe_place(c, a->buffer, a->version, what, sizeof what);
   const char *opname = i->opcode == SpvOpLoad ? "OpLoad" : i->opcode == SpvOpStore ? "OpStore"
                        : i->opcode == SpvOpFunctionCall ? "OpFunctionCall" : i->opcode == SpvOpExtInst ? "the copy"
                        : "the instruction";
   /* The worse context; a later iteration (the steady state) on a tie. */
   unsigned ctx = !a->in[1].evaluated || (a->in[0].evaluated && a->in[0].verdict > a->in[1].verdict) ? 0 : 1;
   const finding *fd = &a->in[ctx];
+  describe_place(c, a->buffer, fd->as_read, what, sizeof what);
   gac_severity undecided = c->opt->strict ? GAC_ERROR : GAC_WARNING;
   if (fd->verdict == GAC_CHECK_PROVED) {
     if (a->kind == ACCESS_CALL && a->role == 0)
@@ -1323,7 +1641,9 @@ static void report(checker *c, const access *a) {
   if (o->evaluated && o->verdict == fd->verdict && o->witness.copy && o->witness.copy != fd->witness.copy) {
     char text[1300];
     describe_finding(c, a, !ctx, text, sizeof text);
-    snprintf(other, sizeof other, "; and in the %s: %s", ctx ? "first iteration" : "later iterations", text);
+    const char *where = c->cfg.loop_of[a->block] >= 0 ? (ctx ? "in the first iteration" : "in later iterations")
+                        : ctx ? "where the loop before it did not go round" : "where the loop before it went round";
+    snprintf(other, sizeof other, "; and %s: %s", where, text);
   }
   if (fd->verdict == GAC_CHECK_VIOLATED) {
     gac_diag_add(c->diag, GAC_ERROR, i->offset, i->result_id, "CheckAsync.Violated", "violated: %s %s %s while %s%s",
@@ -1338,6 +1658,9 @@ static void report(checker *c, const access *a) {
     snprintf(why, sizeof why, "%s", c->gave_up_why);
   else if (a->buffer != f->buffer || a->buffer < 0)
     snprintf(why, sizeof why, "the buffers may alias");
+  else if (gac_version_compare(fd->fact_as, fd->seen_as, c->buffers[a->buffer].versions) == GAC_VERSION_MAYBE &&
+           a->where.left)
+    describe_leaving(c, &a->where, why, sizeof why);
   else if (gac_version_compare(fd->fact_as, fd->seen_as, c->buffers[a->buffer].versions) == GAC_VERSION_MAYBE)
     snprintf(why, sizeof why, "the versions cannot be related");
   else if (!offsets_meet(c, f, i, a->role))
@@ -1480,6 +1803,7 @@ static void mark_loops_that_copy(checker *c) {
 static void check_function(checker *c, gac_function *f) {
   ca_cfg_build(&c->cfg, c->m, f);
   c->kernel = distinct_parameters(c->m, f->def->result_id, 0);
+  ca_local_size(c->m, f->def->result_id, c->local_size);
   c->escaped = calloc(c->m->bound, sizeof *c->escaped);
   if (!c->escaped)
     abort();

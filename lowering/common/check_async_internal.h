@@ -64,6 +64,32 @@ bool ca_guard_at_least(const ca_cfg *c, unsigned block, uint32_t n, bool is_sign
 bool ca_counter_at_least(const ca_cfg *c, unsigned block, uint32_t id, uint64_t *min);
 
 bool ca_constant(const gac_module *m, uint32_t id, uint64_t *value);
+
+/* Unsigned value ranges (check_async_range.c). */
+typedef struct ca_interval {
+  uint64_t lo, hi;
+} ca_interval;
+
+typedef struct ca_ranges {
+  const ca_cfg *c;
+  unsigned block; /* where the values are used: its guards bound them */
+  /* What the point knows of id from its paths' branches, if anything. */
+  bool (*known)(void *user, uint32_t id, ca_interval *out);
+  void *user;
+  uint32_t local_size[3]; /* the kernel's fixed work-group size; 0: not fixed */
+  int unbounded_local_id; /* set to dimension + 1 when a range met get_local_id without a fixed size */
+} ca_ranges;
+
+/* The LocalSize of `function`'s entry point, or of the kernels that call it; zeros if none. */
+void ca_local_size(const gac_module *m, uint32_t function, uint32_t out[3]);
+ca_interval ca_value_range(ca_ranges *r, uint32_t id);
+ca_interval ca_value_range_at(ca_ranges *r, uint32_t id, unsigned depth);
+bool ca_type_size(const gac_module *m, uint32_t type, uint64_t *size);
+/* off (bytes) moved by an access chain's indices from its `first` in-operand
+ * on, into *type (updated to the element reached); false if not followed. */
+bool ca_chain_offset(ca_ranges *r, const gac_inst *chain, unsigned first, uint32_t *type, ca_interval *off);
+/* off moved by an OpPtrAccessChain's Element over elements of `type`. */
+bool ca_element_offset(ca_ranges *r, uint32_t element, uint32_t type, ca_interval *off);
 /* "%name" from OpName, else "%id". */
 void ca_name(const gac_module *m, uint32_t id, char *buf, size_t size);
 

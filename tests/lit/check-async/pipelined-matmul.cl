@@ -3,14 +3,14 @@
 // commit read; epilogue 0: wait(0,1) read; epilogue 1: wait(0,0) read. The
 // body starts at k = min(2, n) and reads As[(k - 2) mod 3]: past the test
 // k < n the start was 2, so k - 2 does not wrap, and the prologue's tiles
-// are k - 2 and k - 1 there. The body's reads are proved. Epilogue 0's
-// reads stay undecided: after a loop that may run no iteration (n <= 2)
-// the prologue's tile [1] is not related to (n - 2) mod 3.
+// are k - 2 and k - 1 there. All reads are proved: epilogue 0's too, as the
+// checker keeps apart the paths where the body ran (there n >= 3) and where
+// it did not (k = n <= 2, so with the epilogue's guard n >= 2, n = 2 and
+// the prologue's tiles are n - 2 and n - 1).
 // Mutants: the body's wait one too lax (1 -> 2), and no body wait: the
-// body's reads are no longer proved. They are "cannot decide", not
-// "violated": the reads sit in an inner loop, where the first and later
-// iterations of the pipelined loop are joined, and the prologue's second
-// copy is under `if (1 < n)`, which the checker cannot tie to n > 2.
+// body's reads are violated, from the first iteration on: the prologue's
+// second copy is under `if (1 < n)`, and n > 2 in the body, so it is in
+// flight on every path that reaches the reads.
 // RUN: %clang-spir -DSTAGES=3 %s -o %t.bc
 // RUN: llvm-spirv-15 --spirv-max-version=1.0 %t.bc -o %t.spv
 // RUN: gac-opt --sort-blocks --raise-async-copies %t.spv -o %t.raised.spv
@@ -19,17 +19,20 @@
 // RUN: gac-opt --print %t.pipelined.spv > %t.pipelined.spvasm
 // RUN: python3 -c "import re,sys; s=open(sys.argv[1]).read(); one=re.search(r'(%%\w+) = OpConstant %%\w+ 1\n',s).group(1); two=re.search(r'(%%\w+) = OpConstant %%\w+ 2\n',s).group(1); w=re.findall(r'(.*AsyncWait Queue=\S+ InFlight=)'+one+r'\n',s)[0]; open(sys.argv[2],'w').write(s.replace(w+one+'\n',w+two+'\n',1)); open(sys.argv[3],'w').write(s.replace(w+one+'\n','',1))" %t.pipelined.spvasm %t.lax.spvasm %t.nowait.spvasm
 // RUN: gac-as %t.lax.spvasm -o %t.lax.spv
-// RUN: gac-opt --check-async %t.lax.spv 2>&1 | FileCheck --check-prefix=LAX %s
+// RUN: %expect-exit 1 gac-opt --check-async %t.lax.spv 2>&1 | FileCheck --check-prefix=LAX %s
 // RUN: gac-as %t.nowait.spvasm -o %t.nowait.spv
-// RUN: gac-opt --check-async %t.nowait.spv 2>&1 | FileCheck --check-prefix=NOWAIT %s
+// RUN: %expect-exit 1 gac-opt --check-async %t.nowait.spv 2>&1 | FileCheck --check-prefix=NOWAIT %s
 // OK: proved: OpLoad reads %matmul.As[({{%[0-9]+}} - 2) mod 3]
 // OK: proved: OpLoad reads %matmul.Bs[({{%[0-9]+}} - 2) mod 3]
-// OK: cannot decide (the versions cannot be related): OpLoad reads %matmul.As[?] while async copy into %matmul.As[1]
-// OK: check-async: 4 proved, 0 violated, 2 cannot decide
-// LAX: cannot decide (it is in flight on some paths only): OpLoad reads %matmul.As[([[K:%[0-9]+]] - 2) mod 3] while async copy into %matmul.As[([[K]] - 2) mod 3] ({{%[0-9]+}}) may be in flight: {{.*}} (queue 0, in flight 2) leaves it in flight
-// LAX: check-async: 2 proved, 0 violated, 4 cannot decide
-// NOWAIT: cannot decide (it is in flight on some paths only): OpLoad reads %matmul.As[([[K:%[0-9]+]] - 2) mod 3] while async copy into %matmul.As[([[K]] - 2) mod 3] ({{%[0-9]+}}) may be in flight: {{.*}} and no wait on the queue since
-// NOWAIT: check-async: 2 proved, 0 violated, 4 cannot decide
+// OK: proved: OpLoad reads %matmul.As[({{%[0-9]+}} - 2) mod 3]
+// OK: proved: OpLoad reads %matmul.Bs[({{%[0-9]+}} - 2) mod 3]
+// OK: proved: OpLoad reads %matmul.As[({{%[0-9]+}} - 1) mod 3]
+// OK: proved: OpLoad reads %matmul.Bs[({{%[0-9]+}} - 1) mod 3]
+// OK: check-async: 6 proved, 0 violated, 0 cannot decide
+// LAX: violated: OpLoad reads %matmul.As[([[K:%[0-9]+]] - 2) mod 3] while async copy into %matmul.As[([[K]] - 2) mod 3] ({{%[0-9]+}}) is in flight: {{.*}} (queue 0, in flight 2) leaves it in flight
+// LAX: check-async: 4 proved, 2 violated, 0 cannot decide
+// NOWAIT: violated: OpLoad reads %matmul.As[([[K:%[0-9]+]] - 2) mod 3] while async copy into %matmul.As[([[K]] - 2) mod 3] ({{%[0-9]+}}) is in flight: {{.*}} and no wait on the queue since
+// NOWAIT: check-async: 4 proved, 2 violated, 0 cannot decide
 #define TS 16
 kernel void matmul(global const float *A, global const float *B, global float *C, uint n) {
   local float As[TS * TS], Bs[TS * TS];
