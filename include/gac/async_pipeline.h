@@ -51,6 +51,11 @@ enum { GAC_NAMED_BARRIERS = 16, GAC_PIPE_MAX_DEPTH = 16 };
 /* The instruction number if inst is an OpExtInst of the set, else 0. */
 uint32_t gac_async_pipeline_op_of(const gac_module *m, const gac_inst *inst);
 
+/* Bytes of a type made of scalars, vectors and arrays (a 3-vector as a
+ * 4-vector, as OpenCL lays it out); 0 for anything else. What the
+ * shared-memory rules count (AsyncPipeline.PipeSharedMemory). */
+uint64_t gac_type_bytes(const gac_module *m, uint32_t type);
+
 /* The set's rules (docs/ASYNC_PIPELINE.md); true if none is broken. */
 bool gac_validate_async_pipeline(const gac_module *m, gac_diag *diag);
 
