@@ -23,6 +23,11 @@
 #include "gac/check_async.h"
 
 enum { POS_CAP = 32, AGE_CAP = 8, MAX_ROUNDS = 1000, ALIAS_DEPTH = 8, PATH_MAX_BLOCKS = 12 };
+/* Contexts: bit 0, the innermost loop's first iteration (0) or a later one
+ * (1), or outside loops whether the loop left last went round; bit 1, the
+ * same of what entered the innermost loop (the enclosing loop's iteration,
+ * or whether the loop before it went round). */
+enum { NCTX = 4, CTX_LATER = 1, CTX_OUTER_LATER = 2 };
 #define PENDING UINT32_MAX
 #define UNKNOWN_BUFFER (-1)
 #define NOT_WORKGROUP (-2)
@@ -130,7 +135,7 @@ typedef struct access {
   gac_version version;
   place where; /* why pointer arithmetic may leave the version, if it may */
   unsigned block;
-  finding in[2]; /* per context */
+  finding in[NCTX]; /* per context */
 } access;
 
 typedef struct checker {
@@ -1237,6 +1242,17 @@ static bool learn_edge(const checker *c, const state *s, state *t, unsigned b, u
   }
 }
 
+/* The loop around loop l, or -1. */
+static int parent_loop(const ca_cfg *g, int l) {
+  const ca_loop *L = &g->loops[l];
+  int parent = -1;
+  for (unsigned p = 0; p < g->num_loops; p++)
+    if ((int)p != l && g->loops[p].body[L->header] && g->loops[p].body_size > L->body_size &&
+        (parent < 0 || g->loops[p].body_size < g->loops[parent].body_size))
+      parent = (int)p;
+  return parent;
+}
+
 /* Pushes `out` (the state at the end of block b in context ctx) along edge b -> s. */
 static bool propagate(checker *c, state *states, const state *out, unsigned b, unsigned ctx, unsigned s) {
   const ca_cfg *g = &c->cfg;
@@ -1244,12 +1260,13 @@ static bool propagate(checker *c, state *states, const state *out, unsigned b, u
   state t = {0};
   state_copy(&t, out);
   unsigned targets = 1u << ctx; /* bit per context of s */
+  unsigned later = ctx & CTX_LATER, outer = ctx & CTX_OUTER_LATER, left = 0;
   bool header = ls >= 0 && g->loops[ls].header == s;
   if (!learn_edge(c, out, &t, b, s)) {
     state_free(&t);
     return false;
   }
-  if (lb >= 0 && ctx == 0 && g->loops[lb].has_exit_test && g->loops[lb].exit_block == b &&
+  if (lb >= 0 && !later && g->loops[lb].has_exit_test && g->loops[lb].exit_block == b &&
       first_iteration_exit(c, &g->loops[lb]) == (s != g->loops[lb].exit_target)) {
     state_free(&t);
     return false; /* the first iteration cannot take this edge */
@@ -1261,7 +1278,7 @@ static bool propagate(checker *c, state *states, const state *out, unsigned b, u
      * before the loop that says n >= init + offset makes it equal (more makes
      * this edge impossible): the pipeline with no iteration. */
     uint64_t init, min;
-    if (l == lb && ctx == 0 && L->has_exit_test && L->exit_block == b && s == L->exit_target &&
+    if (l == lb && !later && L->has_exit_test && L->exit_block == b && s == L->exit_target &&
         (L->compare == SpvOpULessThan || L->compare == SpvOpSLessThan) && ca_constant(c->m, L->init, &init) &&
         !ca_constant(c->m, L->bound, &min) &&
         ca_guard_at_least(g, L->header, L->bound, L->compare == SpvOpSLessThan, &min)) {
@@ -1281,7 +1298,7 @@ static bool propagate(checker *c, state *states, const state *out, unsigned b, u
     }
     /* Left the first iteration of a loop that starts at umin(n, cap) on
      * k < n: umin(n, cap) >= n, so n <= cap and k = n. */
-    if (l == lb && ctx == 0 && L->init_is_min && L->exit_block == b && s == L->exit_target) {
+    if (l == lb && !later && L->init_is_min && L->exit_block == b && s == L->exit_target) {
       remove_alias(&t, L->k);
       add_alias(&t, L->k, (gac_affine){L->bound, 0});
       if (!restrict_range(&t, L->bound, 0, L->cap)) {
@@ -1290,7 +1307,7 @@ static bool propagate(checker *c, state *states, const state *out, unsigned b, u
       }
     }
     /* Left after going round: the test held the iteration before, so k + offset = n now. */
-    if (l == lb && ctx == 1 && L->has_exit_test && L->exit_block == b && s == L->exit_target &&
+    if (l == lb && later && L->has_exit_test && L->exit_block == b && s == L->exit_target &&
         L->compare != SpvOpIEqual && L->compare != SpvOpINotEqual)
       add_alias(&t, L->k, affine_value(c->m, L->bound, -L->exit_offset));
     if (L->has_exit_test && L->exit_block == b && s == L->exit_target &&
@@ -1302,16 +1319,11 @@ static bool propagate(checker *c, state *states, const state *out, unsigned b, u
           ca_defined_in_loop(g, l, t.f[k].version.value.base))
         t.f[k].version = resolve(&t, t.f[k].version);
     state_normalize(&t);
-    /* the enclosing loop */
-    int parent = -1;
-    for (unsigned p = 0; p < g->num_loops; p++)
-      if ((int)p != l && g->loops[p].body[L->header] && g->loops[p].body_size > L->body_size &&
-          (parent < 0 || g->loops[p].body_size < g->loops[parent].body_size))
-        parent = (int)p;
-    l = parent;
+    l = parent_loop(g, l);
+    left++;
   }
   /* Into the body of a loop that starts at umin(n, cap) on k < n: the start was cap. */
-  if (lb >= 0 && ctx == 0 && g->loops[lb].init_is_min && b == g->loops[lb].header && ca_in_loop(g, lb, s) &&
+  if (lb >= 0 && !later && g->loops[lb].init_is_min && b == g->loops[lb].header && ca_in_loop(g, lb, s) &&
       s != g->loops[lb].exit_target) {
     rebase_constants(c, &t, lb, g->loops[lb].cap);
     if (g->loops[lb].cap == UINT64_MAX || !restrict_range(&t, g->loops[lb].bound, g->loops[lb].cap + 1, UINT64_MAX)) {
@@ -1319,13 +1331,18 @@ static bool propagate(checker *c, state *states, const state *out, unsigned b, u
       return false;
     }
   }
-  /* An outer loop's context is not tracked inside an inner one; past every
-   * loop, the paths where the loop left went round (1) or not (0) stay apart. */
-  if (lb >= 0 && ca_in_loop(g, lb, b) && !ca_in_loop(g, lb, s) && ls >= 0)
-    targets = 3u;
+  /* Past every loop, the paths where the loop left went round or not stay
+   * apart; back in the enclosing loop, its iteration is what entered this
+   * one, and what entered it is no longer known. */
+  if (left && ls < 0)
+    targets = 1u << later;
+  else if (left == 1)
+    targets = 1u << (outer >> 1) | 1u << ((outer >> 1) | CTX_OUTER_LATER);
+  else if (left)
+    targets = (1u << NCTX) - 1;
   if (header && ca_in_loop(g, ls, b)) {
     forget_loop_values(c, &t, ls, b, s, true);
-    targets = 2u;
+    targets = 1u << (outer | CTX_LATER);
   } else if (header) {
     const ca_loop *L = &g->loops[ls];
     forget_loop_values(c, &t, ls, b, s, false);
@@ -1334,7 +1351,7 @@ static bool propagate(checker *c, state *states, const state *out, unsigned b, u
       rebase_constants(c, &t, ls, init);
     else if (L->k)
       add_alias(&t, L->k, affine_value(c->m, L->init, 0));
-    targets = 1u;
+    targets = 1u << (later ? CTX_OUTER_LATER : 0);
   } else {
     for (unsigned k = 0; k < t.nf; k++) {
       uint32_t renamed = phi_rename(c, b, s, t.f[k].group);
@@ -1344,9 +1361,9 @@ static bool propagate(checker *c, state *states, const state *out, unsigned b, u
     state_normalize(&t);
   }
   bool changed = false;
-  for (unsigned k = 0; k < 2; k++)
+  for (unsigned k = 0; k < NCTX; k++)
     if (targets & (1u << k))
-      changed |= state_join(&states[2 * s + k], &t);
+      changed |= state_join(&states[NCTX * s + k], &t);
   state_free(&t);
   return changed;
 }
@@ -1532,12 +1549,14 @@ static void describe_path(const checker *c, const access *a, unsigned ctx, char 
     len += (size_t)snprintf(out + len, size - len, "%s%s", k ? " -> " : " ", block_name(c, blocks[k], name, sizeof name));
   }
   if (l >= 0 && len < size) {
-    const char *when = ctx == 0 ? "in the loop's first iteration" : "in a later iteration k";
+    const char *when = (ctx & CTX_LATER) ? "in a later iteration k" : "in the loop's first iteration";
+    const char *around = parent_loop(&c->cfg, l) >= 0 && !(ctx & CTX_OUTER_LATER)
+                             ? ", in the first iteration of the loop around it" : "";
     if (w->age == 0 || !ca_in_loop(&c->cfg, l, (unsigned)from))
-      snprintf(out + len, size - len, " (%s)", when);
+      snprintf(out + len, size - len, " (%s%s)", when, around);
     else
-      snprintf(out + len, size - len, " (copied in iteration k-%u%s, accessed in iteration k)", w->age,
-               w->age == AGE_CAP ? " or earlier" : "");
+      snprintf(out + len, size - len, " (copied in iteration k-%u%s, accessed in iteration k%s)", w->age,
+               w->age == AGE_CAP ? " or earlier" : "", around);
   }
 }
 
@@ -1593,6 +1612,20 @@ static const char *doubt_reason(const checker *c, const gac_inst *i) {
   }
 }
 
+/* Why the copy's part of the buffer is not related to the access's. */
+static void describe_offsets(const checker *c, const fact *f, const gac_inst *i, unsigned role, char *out,
+                             size_t size) {
+  char theirs[64], mine[64] = "";
+  ca_name(c->m, copy_offset(c->m, f->copy, f->async_read), theirs, sizeof theirs);
+  uint32_t m = copy_offset(c->m, i, role == 1);
+  if (m)
+    ca_name(c->m, m, mine, sizeof mine);
+  snprintf(out, size,
+           "the copy addresses the buffer at the run-time element offset %s%s%s, and run-time parts of one "
+           "flat buffer are not related (an array of tiles, buf[2][N], would be)",
+           theirs, m ? ", the access at " : "", mine);
+}
+
 /* Why pointer arithmetic inside a version may leave it. */
 static void describe_leaving(const checker *c, const place *p, char *out, size_t size) {
   (void)c;
@@ -1610,12 +1643,15 @@ static void describe_leaving(const checker *c, const place *p, char *out, size_t
 
 static void report(checker *c, const access *a) {
   const gac_inst *i = a->inst;
-  char what[192], finding_text[1300], other[1400], why[160] = "";
+  char what[192], finding_text[1300], other[1400], why[320] = "";
   const char *opname = i->opcode == SpvOpLoad ? "OpLoad" : i->opcode == SpvOpStore ? "OpStore"
                        : i->opcode == SpvOpFunctionCall ? "OpFunctionCall" : i->opcode == SpvOpExtInst ? "the copy"
                        : "the instruction";
-  /* The worse context; a later iteration (the steady state) on a tie. */
-  unsigned ctx = !a->in[1].evaluated || (a->in[0].evaluated && a->in[0].verdict > a->in[1].verdict) ? 0 : 1;
+  /* The worst context; the latest (the steady state) on a tie. */
+  unsigned ctx = 0;
+  for (unsigned k = 1; k < NCTX; k++)
+    if (a->in[k].evaluated && (!a->in[ctx].evaluated || a->in[k].verdict >= a->in[ctx].verdict))
+      ctx = k;
   const finding *fd = &a->in[ctx];
   describe_place(c, a->buffer, fd->as_read, what, sizeof what);
   gac_severity undecided = c->opt->strict ? GAC_ERROR : GAC_WARNING;
@@ -1637,12 +1673,22 @@ static void report(checker *c, const access *a) {
   }
   describe_finding(c, a, ctx, finding_text, sizeof finding_text);
   other[0] = '\0';
-  const finding *o = &a->in[!ctx];
-  if (o->evaluated && o->verdict == fd->verdict && o->witness.copy && o->witness.copy != fd->witness.copy) {
+  /* Another context as bad for another reason: the other iteration first. */
+  unsigned oc = NCTX;
+  for (unsigned k = 0; k < NCTX; k++) {
+    const finding *o = &a->in[k];
+    if (k != ctx && o->evaluated && o->verdict == fd->verdict && o->witness.copy &&
+        o->witness.copy != fd->witness.copy && (oc == NCTX || ((k ^ ctx) & CTX_LATER)))
+      oc = k;
+  }
+  if (oc < NCTX) {
     char text[1300];
-    describe_finding(c, a, !ctx, text, sizeof text);
-    const char *where = c->cfg.loop_of[a->block] >= 0 ? (ctx ? "in the first iteration" : "in later iterations")
-                        : ctx ? "where the loop before it did not go round" : "where the loop before it went round";
+    describe_finding(c, a, oc, text, sizeof text);
+    bool in_loop = c->cfg.loop_of[a->block] >= 0, later = oc & CTX_LATER;
+    const char *where = !((oc ^ ctx) & CTX_LATER) ? (oc & CTX_OUTER_LATER ? "where what came before the loop went round"
+                                                                           : "where what came before the loop did not go round")
+                        : in_loop ? (later ? "in later iterations" : "in the first iteration")
+                        : later ? "where the loop before it went round" : "where the loop before it did not go round";
     snprintf(other, sizeof other, "; and %s: %s", where, text);
   }
   if (fd->verdict == GAC_CHECK_VIOLATED) {
@@ -1664,7 +1710,7 @@ static void report(checker *c, const access *a) {
   else if (gac_version_compare(fd->fact_as, fd->seen_as, c->buffers[a->buffer].versions) == GAC_VERSION_MAYBE)
     snprintf(why, sizeof why, "the versions cannot be related");
   else if (!offsets_meet(c, f, i, a->role))
-    snprintf(why, sizeof why, "the parts of the buffer the copies address cannot be related");
+    describe_offsets(c, f, i, a->role, why, sizeof why);
   else if (f->doubt)
     snprintf(why, sizeof why, "%s at word %zu", doubt_reason(c, f->doubt), f->doubt->offset);
   else
@@ -1813,7 +1859,7 @@ static void check_function(checker *c, gac_function *f) {
   mark_written(c);
   mark_loops_that_copy(c);
   unsigned n = c->cfg.n;
-  state *states = calloc(2 * (n ? n : 1), sizeof *states);
+  state *states = calloc(NCTX * (n ? n : 1), sizeof *states);
   if (!states)
     abort();
   if (c->any_copy && n) {
@@ -1825,10 +1871,10 @@ static void check_function(checker *c, gac_function *f) {
       changed = false;
       for (unsigned r = 0; r < c->cfg.num_rpo; r++) {
         unsigned b = c->cfg.rpo[r];
-        for (unsigned ctx = 0; ctx < 2; ctx++) {
-          if (!states[2 * b + ctx].reached)
+        for (unsigned ctx = 0; ctx < NCTX; ctx++) {
+          if (!states[NCTX * b + ctx].reached)
             continue;
-          state_copy(&out, &states[2 * b + ctx]);
+          state_copy(&out, &states[NCTX * b + ctx]);
           transfer_block(c, &out, b, false, ctx);
           for (unsigned k = 0; k < c->cfg.num_succ[b]; k++)
             changed |= propagate(c, states, &out, b, ctx, c->cfg.succ[b][k]);
@@ -1841,10 +1887,10 @@ static void check_function(checker *c, gac_function *f) {
     }
     for (unsigned r = 0; r < c->cfg.num_rpo; r++) {
       unsigned b = c->cfg.rpo[r];
-      for (unsigned ctx = 0; ctx < 2; ctx++) {
-        if (!states[2 * b + ctx].reached)
+      for (unsigned ctx = 0; ctx < NCTX; ctx++) {
+        if (!states[NCTX * b + ctx].reached)
           continue;
-        state_copy(&out, &states[2 * b + ctx]);
+        state_copy(&out, &states[NCTX * b + ctx]);
         transfer_block(c, &out, b, true, ctx);
       }
     }
@@ -1854,7 +1900,7 @@ static void check_function(checker *c, gac_function *f) {
     for (unsigned k = 0; k < c->nacc; k++)
       report(c, &c->acc[k]);
   }
-  for (unsigned k = 0; k < 2 * n; k++)
+  for (unsigned k = 0; k < NCTX * n; k++)
     state_free(&states[k]);
   free(states);
   free(c->escaped);

@@ -2,7 +2,9 @@
 # Mutants of the pipelined kernels (conformance/kernels/pipelined.cl, 3
 # stages, matmul and stencil): --pipeline-loops writes the waits, so the
 # mutations are made on the pipelined module's text: each AsyncWait made one
-# too lax (In Flight N -> N + 1) or dropped. Each must be caught by
+# too lax (In Flight N -> N + 1), dropped, or moved after the reads it
+# guards (past the first barrier after the first Workgroup load that follows
+# it: the reads of the tile it waits for now come first). Each must be caught by
 # strategy=late on PoCL (a wrong result) or by --check-async (a violation,
 # or more reads it cannot decide than in the original); the original must
 # pass both. Prints the table; exits 1 if a mutant escapes both.
@@ -19,7 +21,7 @@ rows="pipelined-s3:"
 . "$(dirname "$0")/mutant_lib.sh"
 
 # mutate TEXT K KIND: the K-th AsyncWait made lax (In Flight + 1, through
-# the module's own constant of that value) or dropped.
+# the module's own constant of that value), dropped, or moved after its reads.
 mutate() {
   python3 - "$@" <<'PY'
 import re, sys
@@ -34,6 +36,17 @@ waits = [i for i, line in enumerate(text) if ' AsyncWait ' in line]
 i = waits[k - 1]
 if kind == 'drop':
     del text[i]
+elif kind == 'move':
+    # Workgroup pointers: their types, then what access chains and casts make of them.
+    types = {m.group(1) for m in (re.match(r'\s*(%\w+) = OpTypePointer Workgroup ', l) for l in text) if m}
+    ptrs = {m.group(1) for m in (re.match(r'\s*(%\w+) = Op\w*(?:AccessChain|Bitcast) (%\w+) ', l) for l in text)
+            if m and m.group(2) in types}
+    wait = text.pop(i)
+    load = next(j for j in range(i, len(text))
+                if re.search(r' = OpLoad %\w+ (%\w+)', text[j]) and
+                re.search(r' = OpLoad %\w+ (%\w+)', text[j]).group(1) in ptrs)
+    barrier = next(j for j in range(load, len(text)) if 'OpControlBarrier' in text[j])
+    text.insert(barrier + 1, wait)
 else:
     m = re.search(r'InFlight=(%\w+)', text[i])
     ty, n = values[m.group(1)]
@@ -45,7 +58,7 @@ PY
 waits=$(grep -c " AsyncWait " "$work/piped.spvasm")
 mutants=("original|0|none")
 for k in $(seq 1 "$waits"); do
-  mutants+=("wait $k: In Flight one too lax|$k|lax" "wait $k dropped|$k|drop")
+  mutants+=("wait $k: In Flight one too lax|$k|lax" "wait $k dropped|$k|drop" "wait $k after its reads|$k|move")
 done
 
 status=0 n=0

@@ -4,8 +4,11 @@
 // tiles)`, and reads As[t&1]. `e` is stored on several paths (prologue,
 // prefetch), so no single store reaches the wait: the checker remembers,
 // per copy, the variable that holds its event on every path where it is in
-// flight. Proved. Without the wait, or prefetching into the tile being
-// read: never proved (the copy is under a branch, so "on some paths only").
+// flight. Proved. Without the wait: violated, in the first iteration of
+// the tile loop (the prologue's tile 0 is read while in flight; the reads
+// sit in the inner k loop, which keeps apart the outer loop's first and
+// later iterations). Prefetching into the tile being read: cannot decide
+// (the copy is under `if (t + 1 < tiles)`, so "on some paths only").
 // RUN: %clang-spir %s -o %t.bc
 // RUN: llvm-spirv-15 %t.bc -o %t.spv
 // RUN: gac-opt --sort-blocks --raise-async-copies --validate %t.spv -o %t.raised.spv
@@ -13,7 +16,7 @@
 // RUN: %clang-spir -DNO_WAIT %s -o %t.nowait.bc
 // RUN: llvm-spirv-15 %t.nowait.bc -o %t.nowait.spv
 // RUN: gac-opt --sort-blocks --raise-async-copies %t.nowait.spv -o %t.nowait.raised.spv
-// RUN: gac-opt --check-async %t.nowait.raised.spv 2>&1 | FileCheck --check-prefix=BAD %s
+// RUN: %expect-exit 1 gac-opt --check-async %t.nowait.raised.spv 2>&1 | FileCheck --check-prefix=NOWAIT %s
 // RUN: %clang-spir -DSAME_TILE %s -o %t.same.bc
 // RUN: llvm-spirv-15 %t.same.bc -o %t.same.spv
 // RUN: gac-opt --sort-blocks --raise-async-copies %t.same.spv -o %t.same.raised.spv
@@ -21,6 +24,8 @@
 // OK: proved: OpLoad reads %sgemm_db.As[{{%[a-z.0-9]+}} mod 2]
 // OK: proved: OpLoad reads %sgemm_db.Bs[{{%[a-z.0-9]+}} mod 2]
 // OK: check-async: 2 proved, 0 violated, 0 cannot decide
+// NOWAIT: violated: OpLoad reads %sgemm_db.As[{{%[a-z.0-9]+}} mod 2] while async copy into %sgemm_db.As[0] ({{%[a-z.0-9]+}}) is in flight: its group was not committed, and no OpGroupWaitEvents is known to cover it; path: {{.*}} (in a later iteration k, in the first iteration of the loop around it) [CheckAsync.Violated]
+// NOWAIT: check-async: 0 proved, 2 violated, 0 cannot decide
 // BAD: cannot decide (it is in flight on some paths only): OpLoad reads %sgemm_db.As[{{.*}} mod 2] while async copy into %sgemm_db.As[{{.*}} mod 2]
 // BAD: check-async: 0 proved, 0 violated, 2 cannot decide
 #define TS 16
