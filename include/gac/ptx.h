@@ -25,6 +25,13 @@
 #define GAC_PTX_BULK_COMMIT "__gac_bulk_commit"       /* () */
 #define GAC_PTX_BULK_WAIT "__gac_bulk_wait"           /* (): stores complete */
 #define GAC_PTX_FENCE_PROXY_ASYNC "__gac_fence_proxy_async" /* () */
+/* sm_90, warp-specialised loops (lower_ptx_warp_specialize.c). */
+#define GAC_PTX_MBAR_INIT_COUNT "__gac_mbar_init_count"           /* (mbar, uint count) */
+#define GAC_PTX_CP_ASYNC_MBAR_ARRIVE "__gac_cp_async_mbar_arrive" /* (mbar): arrives when the thread's cp.async land */
+/* A warp-specialised kernel K exports `.global .u32 __gac_block_threads_K`:
+ * launch it with one-dimensional blocks of that many threads. */
+#define GAC_PTX_BLOCK_THREADS_PREFIX "__gac_block_threads_"
+#define GAC_PTX_NAMED_BARRIER "__gac_named_barrier"               /* (uint id, uint threads): bar.sync */
 #define GAC_PTX_OPAQUE "__gac_opaque" /* (size x): x, through nothing LLVM can look into or move */
 
 typedef struct gac_ptx_options {

@@ -475,7 +475,8 @@ static void lower_function(gac_lowering *L, const bool *committing, bool bulk_st
         w.count = pad.k[q]; /* the loads it is padded with */
       w.drain = op == GAC_ASYNC_WAIT || (i->opcode == SpvOpGroupWaitEvents && wait_may_be_async(m, i));
       step(L, committing, padded, i, &h);
-      if (!op && i->opcode != SpvOpGroupWaitEvents)
+      /* (The warp-specialised handshakes are lower_ptx_warp_specialize.c's.) */
+      if ((!op || op >= GAC_WARP_SPECIALIZE) && i->opcode != SpvOpGroupWaitEvents)
         continue;
       if (num == cap)
         todo = realloc(todo, (cap *= 2) * sizeof *todo);

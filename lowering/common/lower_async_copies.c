@@ -886,6 +886,17 @@ bool gac_lower_async_copies(gac_module *m, const char *arg, gac_diag *diag) {
                  shader);
     return false;
   }
+  /* Warp-specialised loops need a producer warp and mbarriers. */
+  if (strat != STRATEGY_PTX) {
+    gac_foreach_function(f, m) gac_foreach_block(b, f) gac_foreach_inst(i, &b->insts) {
+      if (gac_async_pipeline_op_of(m, i) == GAC_WARP_SPECIALIZE) {
+        gac_diag_add(diag, GAC_ERROR, i->offset, i->result_id, "lower.warp-specialize",
+                     "WarpSpecialize: a warp-specialised loop runs only on the PTX path (--emit=ptx --sm=90); "
+                     "pipeline without warp-specialize for this target");
+        return false;
+      }
+    }
+  }
   if (strat == STRATEGY_LATE)
     return gac_lower_late(m, diag);
   /* Queues first: for OpenCL their waits are OpGroupWaitEvents, which the
@@ -900,6 +911,8 @@ bool gac_lower_async_copies(gac_module *m, const char *arg, gac_diag *diag) {
     L.dma_narrow = dma_narrow;
     gac_require_capability(m, SpvCapabilityInt8); /* for the uchar type init made */
     queues = lower_async_waits_ptx(&L);
+    if (!gac_diag_has_errors(diag) && strat == STRATEGY_PTX && !lower_ptx_ws_prepare(&L, diag))
+      return false;
   } else {
     queues = gac_lower_async_queues(m, NULL, diag);
   }
@@ -912,6 +925,8 @@ bool gac_lower_async_copies(gac_module *m, const char *arg, gac_diag *diag) {
   if (count == 0) {
     if (gpu)
       lower_ptx_rings_free(&L);
+    if (gpu && !lower_ptx_ws_finish(&L, diag))
+      return false;
     gac_pass_find("remove-unused-imports")->run(m, NULL, diag);
     return queues;
   }
@@ -978,6 +993,7 @@ bool gac_lower_async_copies(gac_module *m, const char *arg, gac_diag *diag) {
   if (gpu) {
     if (sm90)
       lower_ptx_fences(&L);
+    ok = lower_ptx_ws_finish(&L, diag) && ok;
     lower_ptx_rings_free(&L);
   }
   const gac_pass_info *cleanup = gac_pass_find("remove-unused-imports");

@@ -128,7 +128,11 @@ void lower_loop_close(gac_lowering *L, const gac_loop *lp, gac_block *last, uint
 void lower_drop_pipeline_markers(gac_module *m) {
   gac_foreach_function(f, m) {
     gac_foreach_block(b, f) {
-      gac_foreach_inst(i, &b->insts) if (gac_async_pipeline_op_of(m, i) >= GAC_PIPELINE_LOOP) gac_inst_remove(m, i);
+      gac_foreach_inst(i, &b->insts) {
+        uint32_t op = gac_async_pipeline_op_of(m, i);
+        if (op == GAC_PIPELINE_LOOP || op == GAC_PIPELINE_STATEMENT)
+          gac_inst_remove(m, i);
+      }
     }
   }
 }
@@ -145,6 +149,7 @@ void gac_lowering_init(gac_lowering *L, gac_module *m) {
   L->scope_workgroup = gac_constant_int(m, gac_type_int(m, 32, 0), SpvScopeWorkgroup);
   L->sm90 = false;
   L->rings = NULL;
+  L->ws = NULL;
 }
 
 void lower_workgroup_barrier(gac_lowering *L, gac_builder *b) {
@@ -219,7 +224,14 @@ bool lower_known_local_size(gac_module *m, const gac_function *f, uint64_t size[
 }
 
 /* The work-item's linear index in the group, and the group's size. */
+static void linear_local_id(gac_lowering *L, gac_builder *b, const gac_function *f, uint32_t *id, uint32_t *size);
+
 void lower_linear_local_id(gac_lowering *L, gac_builder *b, const gac_function *f, uint32_t *id, uint32_t *size) {
+  linear_local_id(L, b, f, id, size);
+  lower_ptx_ws_participants(L, b, id, size);
+}
+
+static void linear_local_id(gac_lowering *L, gac_builder *b, const gac_function *f, uint32_t *id, uint32_t *size) {
   uint32_t l[3], s[3];
   uint64_t known[3];
   builtin_components(L, b, SpvBuiltInLocalInvocationId, l);

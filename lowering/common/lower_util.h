@@ -19,6 +19,8 @@ typedef struct gac_lowering {
    * in vmcnt (gpu_waits.c); dma_narrow: 1- and 2-byte ones too
    * (gfx942; gfx90a loads only dwords from global memory to LDS). */
   bool amdgcn, dma_narrow;
+  /* PTX sm_90: the warp-specialised functions (lower_ptx_warp_specialize.c). */
+  struct gac_ptx_ws *ws;
 } gac_lowering;
 
 /* Fills L for m: the size type follows the addressing model. */
@@ -99,6 +101,15 @@ void lower_ptx_call(gac_lowering *L, gac_builder *b, const char *name, unsigned 
 uint32_t lower_ptx_opaque(gac_lowering *L, gac_builder *b, uint32_t x);
 /* x as a 32-bit unsigned value. */
 uint32_t lower_to_u32(gac_lowering *L, gac_builder *b, uint32_t x);
+
+/* PTX sm_90, warp-specialised functions (lower_ptx_warp_specialize.c):
+ * prepare before the copies are lowered (it finds the producer warp's
+ * blocks), finish after (handshakes, named barriers, the consumers'
+ * geometry). participants: in a producer block, turns the linear id and
+ * size of the work-group into the producer warp's lane and size. */
+bool lower_ptx_ws_prepare(gac_lowering *L, gac_diag *diag);
+bool lower_ptx_ws_participants(const gac_lowering *L, gac_builder *b, uint32_t *id, uint32_t *size);
+bool lower_ptx_ws_finish(gac_lowering *L, gac_diag *diag);
 
 /* PTX sm_90 (lower_ptx_ring.c): a ring of mbarriers in local memory per
  * function with global -> local copies, with counters c (groups committed)

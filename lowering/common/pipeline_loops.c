@@ -1183,11 +1183,432 @@ static void emit_step(pipeliner *P, gac_block **cur, const gac_pipe_step *step, 
   }
 }
 
+/* The pipelined code, ending in `cur`, meets the loop's original exit edge
+ * (no longer reached) before the exit block; the values of the loop used
+ * after it become those the pipelined code leaves: vals (after the last
+ * iteration) and last_in (the input of the last one). */
+static void join_exit(pipeliner *P, gac_block *cur, const escape *escapes, unsigned num_escapes, uint32_t n,
+                      const uint32_t *vals, const uint32_t *last_in) {
+  gac_module *m = P->m;
+  gac_block *join = gac_block_create(m, P->f, NULL);
+  gac_builder jb = gac_builder_at_end(m, &cur->insts);
+  gac_build_ops(&jb, SpvOpBranch, 0, 0, GAC_ID(gac_block_label(join)));
+  gac_block *E = block_at(P, P->exiting), *X = block_at(P, P->exit_block);
+  gac_inst *et = gac_block_terminator(E);
+  for (unsigned k = 0; k < et->num_operands; k++)
+    if (et->operands[k].kind == GAC_OPERAND_ID && gac_operand_word(et, k) == gac_block_label(X))
+      gac_inst_set_id_operand(m, et, k, gac_block_label(join));
+  gac_builder jp = gac_builder_at_end(m, &join->insts);
+  uint32_t finals[64];
+  for (unsigned x = 0; x < num_escapes; x++) {
+    const escape *es = &escapes[x];
+    uint32_t v;
+    gac_builder fb = gac_builder_at_end(m, &cur->insts);
+    fb.before = gac_block_terminator(cur);
+    if (es->kind == ESC_IV || es->kind == ESC_INC)
+      v = op2(P, &fb, SpvOpIAdd, P->init,
+              op2(P, &fb, SpvOpIMul, es->kind == ESC_IV ? op2(P, &fb, SpvOpISub, n, iv_const(P, 1)) : n,
+                  iv_const(P, P->step)));
+    else
+      v = es->kind == ESC_CARRIED_BACK ? vals[es->carried] : last_in[es->carried];
+    finals[x] = gac_build_ops(&jp, SpvOpPhi, gac_def(m, es->id)->type_id, GAC_NEW_ID, GAC_ID(es->id),
+                              GAC_ID(gac_block_label(E)), GAC_ID(v), GAC_ID(gac_block_label(cur)))->result_id;
+  }
+  gac_build_ops(&jp, SpvOpBranch, 0, 0, GAC_ID(gac_block_label(X)));
+  /* X's phis now come from join; other uses after the loop take the join's values. */
+  for (gac_inst *phi = X->insts.first->next; phi && phi->opcode == SpvOpPhi; phi = phi->next)
+    for (unsigned k = 3; k < phi->num_operands; k += 2)
+      if (gac_operand_word(phi, k) == gac_block_label(E))
+        gac_inst_set_id_operand(m, phi, k, gac_block_label(join));
+  for (unsigned x = 0; x < num_escapes; x++)
+    for (gac_operand *u = gac_first_use(m, escapes[x].id), *next; u; u = next) {
+      next = u->next_use;
+      if (outside_use(P, u->inst))
+        gac_inst_set_id_operand(m, u->inst, (unsigned)(u - u->inst->operands), finals[x]);
+    }
+}
+
+/* ---- Warp specialisation (--pipeline-loops=warp-specialize) ------------ */
+
+/* Seed 004's handshakes as the loop's schedule: the kernel gets one more
+ * warp, the producer, which runs the async statements of every iteration
+ * into a ring of `depth` versions of their arrays (Pipe: acquire a free
+ * slot, copy, commit the copies to the slot), while the C work-items of the
+ * kernel's own size (the consumers) run the other statements (wait for the
+ * slot, compute, release it). Only the PTX path (sm_90) lowers this. */
+
+enum { WS_PRODUCERS = 32 };
+
+typedef struct ws_plan {
+  uint64_t consumers;
+  unsigned depth, producer_stage;
+  bool keep_barriers; /* consumers share local memory besides the pipe's buffers */
+  bool barriers_after; /* the code after the loop synchronises the work-group */
+  const escape *escapes;
+  unsigned num_escapes;
+} ws_plan;
+
+static bool ws_is_barrier(const gac_inst *i) { return i->opcode == SpvOpControlBarrier; }
+
+/* Does function fid (or one it calls) synchronise the work-group or read a
+ * work-item builtin? The consumer geometry is rewritten in the kernel's
+ * own function only (lowering/ptx/lower_ptx_warp_specialize.c). */
+static bool ws_callee_unfit(const gac_module *m, uint32_t fid, unsigned depth) {
+  const gac_function *g = lower_function_by_id(m, fid);
+  if (!g || depth > 8)
+    return true;
+  gac_foreach_block(b, g) {
+    gac_foreach_inst(i, &b->insts) {
+      if (ws_is_barrier(i))
+        return true;
+      if (i->opcode == SpvOpLoad) {
+        const gac_inst *v = gac_def(m, gac_operand_word(i, 2));
+        if (v && v->opcode == SpvOpVariable && v->words[3] == SpvStorageClassInput)
+          return true;
+      }
+      if (i->opcode == SpvOpFunctionCall && ws_callee_unfit(m, gac_operand_word(i, 2), depth + 1))
+        return true;
+    }
+  }
+  return false;
+}
+
+static bool is_pipe_buffer(const pipeliner *P, uint32_t root) {
+  for (unsigned k = 0; k < P->num_buffers; k++)
+    if (P->buffers[k].var == root)
+      return P->buffers[k].writer >= 0 && P->stmts[P->buffers[k].writer].async;
+  return false;
+}
+
+/* Why the loop cannot be warp-specialised, or NULL (then *w is filled). */
+static const char *ws_why_not(pipeliner *P, ws_plan *w, char *why, size_t len) {
+  gac_module *m = P->m;
+  uint64_t size[3];
+  const gac_inst *ftype = gac_def(m, P->f->def->words[4]);
+  if (!ftype || gac_def(m, ftype->words[2])->opcode != SpvOpTypeVoid)
+    return "the function returns a value (the producer warp returns when its loop ends)";
+  if (!lower_known_local_size(m, P->f, size))
+    return "the kernel has no reqd_work_group_size (the producer warp is added to a known size)";
+  w->consumers = size[0] * size[1] * size[2];
+  if (w->consumers % 32 || w->consumers + WS_PRODUCERS > 1024) {
+    snprintf(why, len, "the work-group size %llu is not a multiple of 32 below %d",
+             (unsigned long long)w->consumers, 1024 - WS_PRODUCERS + 1);
+    return why;
+  }
+  unsigned loops = 0;
+  gac_foreach_block(b, P->f) gac_foreach_inst(i, &b->insts) loops += is_marker(P, i, GAC_PIPELINE_LOOP);
+  if (loops != 1)
+    return "the function has several pipelined loops (one producer warp serves one loop)";
+  int producer_stage = -1;
+  for (unsigned s = 0; s < P->num_stmts; s++) {
+    const stmt_info *st = &P->stmts[s];
+    if (!st->async)
+      continue;
+    if (producer_stage >= 0 && (unsigned)producer_stage != st->stage)
+      return "async statements in several stages (one ring serves one stage)";
+    producer_stage = (int)st->stage;
+    if (st->wait_conditional)
+      return "an async statement waits under a condition";
+  }
+  if (producer_stage < 0)
+    return "no async statement";
+  w->producer_stage = (unsigned)producer_stage;
+  for (unsigned s = 0; s < P->num_stmts; s++)
+    if (!P->stmts[s].async && P->stmts[s].stage <= w->producer_stage) {
+      snprintf(why, len, "statement %u (stage %u) is not async but not after the async stage %u", s,
+               P->stmts[s].stage, w->producer_stage);
+      return why;
+    }
+  for (unsigned k = 0; k < P->num_carried; k++)
+    if (P->stmts[P->carried[k].owner].async)
+      return "an async statement carries a value round the loop";
+  /* What each side may do. */
+  w->keep_barriers = false;
+  for (unsigned b = 0; b < P->cfg.num_blocks; b++) {
+    bool in = P->in_loop[b];
+    int s = in ? P->region[b] : -1;
+    gac_foreach_inst(i, &block_at(P, b)->insts) {
+      if (i->opcode == SpvOpFunctionCall && ws_callee_unfit(m, gac_operand_word(i, 2), 0)) {
+        snprintf(why, len, "the function calls %%%u, which synchronises the work-group or reads a work-item "
+                 "builtin", gac_operand_word(i, 2));
+        return why;
+      }
+      if (!in || s < 0)
+        continue;
+      bool producer = P->stmts[s].async;
+      if (producer) {
+        bool copy = gac_is_async_copy_inst(m, i) || i->opcode == SpvOpGroupAsyncCopy;
+        bool event_var = (i->opcode == SpvOpStore || i->opcode == SpvOpLoad) &&
+                         lower_storage_class(m, gac_operand_word(i, i->opcode == SpvOpStore ? 0 : 2)) ==
+                             SpvStorageClassFunction;
+        if (copy && lower_storage_class(m, gac_operand_word(i, i->opcode == SpvOpGroupAsyncCopy ? 3 : 4)) !=
+                        SpvStorageClassWorkgroup)
+          return "an async statement copies into global memory (the producer fills local buffers only)";
+        if (!copy && !event_var && !is_pure(P, i) && !is_hint(i) && i != P->stmts[s].wait &&
+            i->opcode != SpvOpLabel && i != gac_block_terminator(block_at(P, b)) && !gac_async_pipeline_op_of(m, i)) {
+          snprintf(why, len, "an async statement does more than copy (%s %%%u)", opname(i->opcode), i->result_id);
+          return why;
+        }
+        continue;
+      }
+      for (unsigned k = (i->type_id != 0) + (i->result_id != 0); k < i->num_operands; k++) {
+        uint32_t root = i->operands[k].kind == GAC_OPERAND_ID ? buffer_root(P, gac_operand_word(i, k)) : 0;
+        if (root && !is_pure(P, i) && !is_pipe_buffer(P, root))
+          w->keep_barriers = true;
+      }
+      if (i->opcode == SpvOpFunctionCall || gac_is_async_copy_inst(m, i) || i->opcode == SpvOpGroupAsyncCopy)
+        w->keep_barriers = true;
+    }
+  }
+  /* The code before the loop runs in every work-item, the producer warp's
+   * too, whose local ids lie beyond the work-group: it may only compute. */
+  gac_cfg *c = &P->cfg;
+  bool *before = calloc(c->num_blocks, sizeof *before);
+  unsigned stack[4096], sp = 0;
+  stack[sp++] = P->preheader;
+  before[P->preheader] = true;
+  while (sp) {
+    unsigned x = stack[--sp];
+    for (unsigned k = 0; k < c->num_pred[x]; k++) {
+      unsigned p = c->pred[x][k];
+      if (!before[p] && !P->in_loop[p] && sp < 4096)
+        before[p] = true, stack[sp++] = p;
+    }
+  }
+  const char *r = NULL;
+  w->barriers_after = false;
+  for (unsigned b = 0; b < c->num_blocks && !r; b++) {
+    if (!before[b]) {
+      gac_foreach_inst(i, &block_at(P, b)->insts) w->barriers_after |= !P->in_loop[b] && ws_is_barrier(i);
+      continue;
+    }
+    gac_foreach_inst(i, &block_at(P, b)->insts) {
+      bool ok = i->opcode == SpvOpLabel || i->opcode == SpvOpVariable || is_pure(P, i) || is_hint(i) ||
+                i == gac_block_terminator(block_at(P, b)) || i->opcode == SpvOpPhi || ws_is_barrier(i) ||
+                gac_async_pipeline_op_of(m, i);
+      if (!ok && (i->opcode == SpvOpStore || i->opcode == SpvOpLoad))
+        ok = lower_storage_class(m, gac_operand_word(i, i->opcode == SpvOpStore ? 0 : 2)) == SpvStorageClassFunction;
+      if (!ok) {
+        snprintf(why, len, "the code before the loop does more than compute (%s %%%u), and the producer warp "
+                 "runs it too", opname(i->opcode), i->result_id);
+        r = why;
+        break;
+      }
+    }
+  }
+  free(before);
+  return r;
+}
+
+static uint32_t ws_ext(pipeliner *P, gac_builder *b, uint32_t op, unsigned n, const uint32_t *ids) {
+  gac_op ops[8] = {GAC_ID(P->pipeline_set), GAC_LIT(op)};
+  for (unsigned k = 0; k < n && k < 6; k++)
+    ops[2 + k] = GAC_ID(ids[k]);
+  return gac_build(b, SpvOpExtInst, P->void_type, GAC_NEW_ID, ops, 2 + n)->result_id;
+}
+
+static uint32_t u32_const(pipeliner *P, uint32_t v) { return gac_constant_int(P->m, gac_type_int(P->m, 32, 0), v); }
+
+/* A loop `for (t = 0; t < n; t++)` from `from`; returns the body block (the
+ * caller ends it with the latch: ws_loop_close) and sets *exit, *t. */
+typedef struct ws_loop {
+  gac_block *header, *body, *exit;
+  uint32_t t, t_next;
+  gac_inst *t_phi;
+} ws_loop;
+
+static ws_loop ws_loop_open(pipeliner *P, gac_block *from) {
+  gac_module *m = P->m;
+  ws_loop lp = {gac_block_create(m, P->f, NULL), gac_block_create(m, P->f, NULL), gac_block_create(m, P->f, NULL),
+                gac_module_new_id(m), gac_module_new_id(m), NULL};
+  gac_builder f = gac_builder_at_end(m, &from->insts);
+  gac_build_ops(&f, SpvOpBranch, 0, 0, GAC_ID(gac_block_label(lp.header)));
+  gac_builder h = gac_builder_at_end(m, &lp.header->insts);
+  lp.t_phi = gac_build_ops(&h, SpvOpPhi, P->iv_type, lp.t, GAC_ID(iv_const(P, 0)), GAC_ID(gac_block_label(from)),
+                           GAC_ID(lp.t_next), GAC_ID(0));
+  return lp;
+}
+
+/* The header's test and branch, once its phis are all in. */
+static void ws_loop_test(pipeliner *P, ws_loop *lp, uint32_t n) {
+  gac_builder h = gac_builder_at_end(P->m, &lp->header->insts);
+  uint32_t more = lower_op2(&h, SpvOpULessThan, P->L.bool_type, lp->t, n);
+  gac_build_ops(&h, SpvOpBranchConditional, 0, 0, GAC_ID(more), GAC_ID(gac_block_label(lp->body)),
+                GAC_ID(gac_block_label(lp->exit)));
+}
+
+static void ws_loop_close(pipeliner *P, ws_loop *lp, gac_block *last) {
+  gac_builder l = gac_builder_at_end(P->m, &last->insts);
+  gac_build_ops(&l, SpvOpIAdd, P->iv_type, lp->t_next, GAC_ID(lp->t), GAC_ID(iv_const(P, 1)));
+  gac_build_ops(&l, SpvOpBranch, 0, 0, GAC_ID(gac_block_label(lp->header)));
+  gac_inst_set_id_operand(P->m, lp->t_phi, 5, gac_block_label(last));
+}
+
+/* Blocks reachable from `from` (new code, no cfg): their barriers become
+ * MutexSync of `mutex`, or go where `drop` (the consumer loop's, when the
+ * pipe alone orders what the consumers share). */
+static void ws_rewrite_barriers(pipeliner *P, gac_block *from, gac_block *stop, uint32_t mutex, bool drop) {
+  gac_module *m = P->m;
+  gac_block *stack[4096];
+  unsigned sp = 0;
+  uint8_t *seen = calloc(m->bound, 1);
+  stack[sp++] = from;
+  seen[gac_block_label(from)] = 1;
+  while (sp) {
+    gac_block *b = stack[--sp];
+    for (gac_inst *i = b->insts.first, *next; i; i = next) {
+      next = i->next;
+      if (!ws_is_barrier(i))
+        continue;
+      if (!drop) {
+        gac_builder ib = gac_builder_before(m, i);
+        ws_ext(P, &ib, GAC_MUTEX_SYNC, 1, &mutex);
+      }
+      gac_inst_remove(m, i);
+    }
+    gac_inst *term = gac_block_terminator(b);
+    unsigned targets[8], nt = term ? gac_terminator_targets(term, targets, 8) : 0;
+    for (unsigned k = 0; k < nt; k++) {
+      uint32_t label = gac_operand_word(term, targets[k]);
+      gac_inst *l = gac_def(m, label);
+      gac_block *s = l ? gac_inst_block(l) : NULL;
+      if (s && s != stop && label < m->bound && !seen[label] && sp < 4096)
+        seen[label] = 1, stack[sp++] = s;
+    }
+  }
+  free(seen);
+}
+
+/* The named barrier for a live range: the lowest id of the pool (1..15; 0
+ * is barrier()'s) no Mutex of the function holds. */
+static bool ws_assign_named_barrier(pipeliner *P, uint32_t *id) {
+  uint32_t used = 1;
+  gac_foreach_block(b, P->f) gac_foreach_inst(i, &b->insts) {
+    uint64_t v;
+    if (gac_async_pipeline_op_of(P->m, i) == GAC_MUTEX && known(P, i->words[GAC_MUTEX_BARRIER_WORD], &v) && v < 32)
+      used |= 1u << v;
+  }
+  for (uint32_t k = 1; k < GAC_NAMED_BARRIERS; k++)
+    if (!(used >> k & 1)) {
+      *id = k;
+      return true;
+    }
+  return fail(P, P->loop_marker, "Pipeline.NamedBarrier", "fails to assign named barrier: all %d of the pool are "
+              "taken", GAC_NAMED_BARRIERS - 1);
+}
+
+static bool emit_warp_specialized(pipeliner *P, const ws_plan *w) {
+  gac_module *m = P->m;
+  gac_function *f = P->f;
+  /* The ring: every array an async statement writes gets `depth` versions. */
+  for (unsigned k = 0; k < P->num_buffers; k++) {
+    buffer_info *bi = &P->buffers[k];
+    bi->versions = is_pipe_buffer(P, bi->var) ? w->depth : 1;
+    if (bi->versions > 1)
+      add_versions(P, bi);
+  }
+  uint32_t barrier_id = 0;
+  if ((w->keep_barriers || w->barriers_after) && !ws_assign_named_barrier(P, &barrier_id))
+    return false;
+  uint32_t H_label = gac_block_label(block_at(P, P->header));
+  gac_block *cur = gac_block_create(m, f, NULL);
+  gac_inst *pt = gac_block_terminator(block_at(P, P->preheader));
+  for (unsigned k = 0; k < pt->num_operands; k++)
+    if (pt->operands[k].kind == GAC_OPERAND_ID && gac_operand_word(pt, k) == H_label)
+      gac_inst_set_id_operand(m, pt, k, gac_block_label(cur));
+  gac_builder b = gac_builder_at_end(m, &cur->insts);
+  uint32_t n = trip_count(P, &b);
+  /* The handshakes, declared where both sides see them. */
+  const stmt_info *first_async = NULL;
+  for (unsigned s = 0; s < P->num_stmts && !first_async; s++)
+    if (P->stmts[s].async)
+      first_async = &P->stmts[s];
+  uint32_t pipe = ws_ext(P, &b, GAC_PIPE, 3, (uint32_t[]){u32_const(P, w->depth), u32_const(P, first_async->stage),
+                                                          u32_const(P, first_async->order)});
+  for (unsigned k = 0; k < P->num_buffers; k++)
+    if (P->buffers[k].versions > 1)
+      ws_ext(P, &b, GAC_PIPE_BUFFER, 2, (uint32_t[]){pipe, P->buffers[k].var});
+  uint32_t mutex = 0;
+  unsigned consumer_stage = 0, consumer_order = 0;
+  for (unsigned s = 0; s < P->num_stmts; s++)
+    if (!P->stmts[s].async && !consumer_stage)
+      consumer_stage = P->stmts[s].stage, consumer_order = P->stmts[s].order;
+  if (barrier_id)
+    mutex = ws_ext(P, &b, GAC_MUTEX, 4, (uint32_t[]){u32_const(P, barrier_id), u32_const(P, (uint32_t)w->consumers),
+                                                     u32_const(P, consumer_stage), u32_const(P, consumer_order)});
+  uint32_t lin, size;
+  lower_linear_local_id(&P->L, &b, f, &lin, &size);
+  uint32_t is_producer = lower_op2(&b, SpvOpUGreaterThanEqual, P->L.bool_type, lin,
+                                   gac_constant_int(m, P->L.size_type, w->consumers));
+  gac_block *prod = gac_block_create(m, f, NULL), *cons = gac_block_create(m, f, NULL);
+  gac_build_ops(&b, SpvOpBranchConditional, 0, 0, GAC_ID(is_producer), GAC_ID(gac_block_label(prod)),
+                GAC_ID(gac_block_label(cons)));
+
+  /* Producer: for each iteration, a free slot, the copies, the commit. */
+  ws_loop pl = ws_loop_open(P, prod);
+  ws_loop_test(P, &pl, n);
+  gac_block *pc = pl.body;
+  gac_builder pb = gac_builder_at_end(m, &pc->insts);
+  ws_ext(P, &pb, GAC_PIPE_PRODUCER_ACQUIRE, 2, (uint32_t[]){pipe, pl.t});
+  uint32_t chain = 0, none[MAX_CARRIED] = {0};
+  for (unsigned s = 0; s < P->num_stmts; s++)
+    if (P->stmts[s].async)
+      chain = emit_instance(P, &pc, s, pl.t, none, chain, false, 0);
+  pb = gac_builder_at_end(m, &pc->insts);
+  ws_ext(P, &pb, GAC_PIPE_PRODUCER_COMMIT, 3, (uint32_t[]){pipe, pl.t, chain ? chain : P->null_event});
+  ws_loop_close(P, &pl, pc);
+  gac_builder pe = gac_builder_at_end(m, &pl.exit->insts);
+  gac_build_ops(&pe, SpvOpReturn, 0, 0);
+
+  /* Consumers: wait for the slot, the other statements in order, release. */
+  gac_builder cb = gac_builder_at_end(m, &cons->insts);
+  ws_ext(P, &cb, GAC_WARP_SPECIALIZE, 2, (uint32_t[]){u32_const(P, (uint32_t)w->consumers), u32_const(P, WS_PRODUCERS)});
+  ws_loop cl = ws_loop_open(P, cons);
+  uint32_t vals[MAX_CARRIED], last_in[MAX_CARRIED];
+  gac_inst *phis[MAX_CARRIED], *in_phis[MAX_CARRIED];
+  gac_builder hb = gac_builder_at_end(m, &cl.header->insts);
+  for (unsigned k = 0; k < P->num_carried; k++) {
+    uint32_t type = P->carried[k].phi->type_id;
+    phis[k] = gac_build_ops(&hb, SpvOpPhi, type, GAC_NEW_ID, GAC_ID(P->carried[k].init), GAC_ID(gac_block_label(cons)),
+                            GAC_ID(P->carried[k].init), GAC_ID(0));
+    /* The input of the iteration before: what the last one was given. */
+    in_phis[k] = gac_build_ops(&hb, SpvOpPhi, type, GAC_NEW_ID, GAC_ID(P->carried[k].init),
+                               GAC_ID(gac_block_label(cons)), GAC_ID(P->carried[k].init), GAC_ID(0));
+    vals[k] = phis[k]->result_id;
+  }
+  ws_loop_test(P, &cl, n);
+  gac_block *cc = cl.body;
+  gac_builder wb = gac_builder_at_end(m, &cc->insts);
+  ws_ext(P, &wb, GAC_PIPE_CONSUMER_WAIT, 2, (uint32_t[]){pipe, cl.t});
+  for (unsigned s = 0; s < P->num_stmts; s++)
+    if (!P->stmts[s].async)
+      emit_instance(P, &cc, s, cl.t, vals, 0, false, 0);
+  gac_builder rb = gac_builder_at_end(m, &cc->insts);
+  ws_ext(P, &rb, GAC_PIPE_CONSUMER_RELEASE, 2, (uint32_t[]){pipe, cl.t});
+  ws_loop_close(P, &cl, cc);
+  for (unsigned k = 0; k < P->num_carried; k++) {
+    gac_inst_set_id_operand(m, phis[k], 4, vals[k]);
+    gac_inst_set_id_operand(m, phis[k], 5, gac_block_label(cc));
+    gac_inst_set_id_operand(m, in_phis[k], 4, phis[k]->result_id);
+    gac_inst_set_id_operand(m, in_phis[k], 5, gac_block_label(cc));
+    vals[k] = phis[k]->result_id;
+    last_in[k] = in_phis[k]->result_id;
+  }
+  /* The consumer loop's barriers order nothing the pipe does not when the
+   * consumers share only its buffers; after the loop they are the
+   * consumers' named barrier (the producer warp has returned). */
+  ws_rewrite_barriers(P, cl.body, cl.header, mutex, !w->keep_barriers);
+  join_exit(P, cl.exit, w->escapes, w->num_escapes, n, vals, last_in);
+  ws_rewrite_barriers(P, cl.exit, NULL, mutex, false);
+  return true;
+}
+
 typedef struct pass_options {
   gac_pipe_options schedule;
   const char *svg; /* where to draw the schedules, or NULL */
   size_t svg_len;
   unsigned loops;  /* loops pipelined so far */
+  bool warp_specialize;
 } pass_options;
 
 /* The picture of a loop's schedule, written whole or not at all: the first
@@ -1247,11 +1668,38 @@ static bool pipeline_loop(gac_module *m, gac_function *f, gac_inst *loop_marker,
       ok = fail(P, loop_marker, "Pipeline.Schedule", "%s", error);
   }
   unsigned S = ok ? P->sched.max_stage : 0;
+  ws_plan ws = {.escapes = escapes, .num_escapes = num_escapes};
+  bool specialized = false;
+  if (ok && S > 0 && po->warp_specialize) {
+    char why[300];
+    const char *no = ws_why_not(P, &ws, why, sizeof why);
+    if (no)
+      gac_diag_add(diag, GAC_REMARK, loop_marker->offset, 0, "Pipeline.NotSpecialized",
+                   "not warp-specialised: %s; pipelined for every work-item instead", no);
+    specialized = !no;
+  }
   if (ok && S > 0) {
     P->void_type = gac_type_void(m);
     P->event_type = gac_type_event(m);
     P->null_event = gac_constant_null(m, P->event_type);
     P->pipeline_set = gac_require_ext_inst_import(m, GAC_ASYNC_PIPELINE_SET);
+  }
+  if (specialized) {
+    ws.depth = 2;
+    for (unsigned k = 0; k < P->num_buffers; k++)
+      if (is_pipe_buffer(P, P->buffers[k].var) && P->buffers[k].versions > ws.depth)
+        ws.depth = P->buffers[k].versions;
+    ws.depth = ws.depth > GAC_PIPE_MAX_DEPTH ? GAC_PIPE_MAX_DEPTH : ws.depth;
+    ok = emit_warp_specialized(P, &ws);
+    if (ok)
+      gac_diag_add(diag, GAC_REMARK, loop_marker->offset, 0, "Pipeline.WarpSpecialized",
+                   "warp-specialised the loop: a producer warp (work-items %llu..%llu) fills a ring of %u slots, "
+                   "%llu consumers wait for each slot and release it; their barriers in the loop %s",
+                   (unsigned long long)ws.consumers, (unsigned long long)ws.consumers + WS_PRODUCERS - 1, ws.depth,
+                   (unsigned long long)ws.consumers,
+                   ws.keep_barriers ? "are a named barrier of the consumers"
+                                    : "are dropped (they share only the ring's buffers, which the ring orders)");
+  } else if (ok && S > 0) {
     for (unsigned k = 0; k < P->num_buffers; k++)
       if (P->buffers[k].versions > 1)
         add_versions(P, &P->buffers[k]);
@@ -1322,66 +1770,32 @@ static bool pipeline_loop(gac_module *m, gac_function *f, gac_inst *loop_marker,
       uint32_t t = op2(P, &eb, SpvOpIAdd, k_id, iv_const(P, e));
       emit_step(P, &cur, &P->sched.epilogue[e], t, vals, &last_in, &(step_guard){GUARD_EPILOGUE, e, n});
     }
-    /* Join: the original exit edge and the epilogue meet before the exit. */
-    gac_block *join = gac_block_create(m, f, NULL);
-    gac_builder jb = gac_builder_at_end(m, &cur->insts);
-    gac_build_ops(&jb, SpvOpBranch, 0, 0, GAC_ID(gac_block_label(join)));
-    gac_block *E = block_at(P, P->exiting), *X = block_at(P, P->exit_block);
-    gac_inst *et = gac_block_terminator(E);
-    for (unsigned k = 0; k < et->num_operands; k++)
-      if (et->operands[k].kind == GAC_OPERAND_ID && gac_operand_word(et, k) == gac_block_label(X))
-        gac_inst_set_id_operand(m, et, k, gac_block_label(join));
-    gac_builder jp = gac_builder_at_end(m, &join->insts);
-    uint32_t finals[64];
-    for (unsigned x = 0; x < num_escapes; x++) {
-      const escape *es = &escapes[x];
-      uint32_t v;
-      gac_builder fb = gac_builder_at_end(m, &cur->insts);
-      fb.before = gac_block_terminator(cur);
-      if (es->kind == ESC_IV || es->kind == ESC_INC)
-        v = op2(P, &fb, SpvOpIAdd, P->init,
-                op2(P, &fb, SpvOpIMul, es->kind == ESC_IV ? op2(P, &fb, SpvOpISub, n, iv_const(P, 1)) : n,
-                    iv_const(P, P->step)));
-      else
-        v = es->kind == ESC_CARRIED_BACK ? vals[es->carried] : last_in[es->carried];
-      finals[x] = gac_build_ops(&jp, SpvOpPhi, gac_def(m, es->id)->type_id, GAC_NEW_ID, GAC_ID(es->id),
-                                GAC_ID(gac_block_label(E)), GAC_ID(v), GAC_ID(gac_block_label(cur)))->result_id;
-    }
-    gac_build_ops(&jp, SpvOpBranch, 0, 0, GAC_ID(gac_block_label(X)));
-    /* X's phis now come from join; other uses after the loop take the join's values. */
-    for (gac_inst *phi = X->insts.first->next; phi && phi->opcode == SpvOpPhi; phi = phi->next)
-      for (unsigned k = 3; k < phi->num_operands; k += 2)
-        if (gac_operand_word(phi, k) == gac_block_label(E))
-          gac_inst_set_id_operand(m, phi, k, gac_block_label(join));
-    for (unsigned x = 0; x < num_escapes; x++)
-      for (gac_operand *u = gac_first_use(m, escapes[x].id), *next; u; u = next) {
-        next = u->next_use;
-        if (outside_use(P, u->inst))
-          gac_inst_set_id_operand(m, u->inst, (unsigned)(u - u->inst->operands), finals[x]);
-      }
+    join_exit(P, cur, escapes, num_escapes, n, vals, last_in);
   }
   if (ok) {
-    /* What was done, for the reader (and the tests). */
-    char text[2048], step[512];
-    int len = snprintf(text, sizeof text, "%u statements, stages 0..%u", P->num_stmts, S);
-    for (unsigned k = 0; k < P->num_buffers && len < (int)sizeof text; k++)
-      if (P->buffers[k].versions > 1)
-        len += snprintf(text + len, sizeof text - len, ", %u versions of %%%u", P->buffers[k].versions,
-                        P->buffers[k].var);
-    for (unsigned p = 0; p < S && len < (int)sizeof text; p++) {
-      gac_pipe_step_format(&P->sched.prologue[p], step, sizeof step);
-      len += snprintf(text + len, sizeof text - len, "; prologue %u: %s", p, step);
+    if (!specialized) {
+      /* What was done, for the reader (and the tests). */
+      char text[2048], step[512];
+      int len = snprintf(text, sizeof text, "%u statements, stages 0..%u", P->num_stmts, S);
+      for (unsigned k = 0; k < P->num_buffers && len < (int)sizeof text; k++)
+        if (P->buffers[k].versions > 1)
+          len += snprintf(text + len, sizeof text - len, ", %u versions of %%%u", P->buffers[k].versions,
+                          P->buffers[k].var);
+      for (unsigned p = 0; p < S && len < (int)sizeof text; p++) {
+        gac_pipe_step_format(&P->sched.prologue[p], step, sizeof step);
+        len += snprintf(text + len, sizeof text - len, "; prologue %u: %s", p, step);
+      }
+      gac_pipe_step_format(&P->sched.body, step, sizeof step);
+      if (len < (int)sizeof text)
+        len += snprintf(text + len, sizeof text - len, "; body: %s", step);
+      for (unsigned e = 0; e < S && len < (int)sizeof text; e++) {
+        gac_pipe_step_format(&P->sched.epilogue[e], step, sizeof step);
+        len += snprintf(text + len, sizeof text - len, "; epilogue %u: %s", e, step);
+      }
+      gac_diag_add(diag, GAC_REMARK, loop_marker->offset, 0, "Pipeline.Schedule", "pipelined the loop: %s%s", text,
+                   S ? "; with fewer iterations than stages, the prologue and epilogue skip those that do not exist"
+                     : " (one stage: nothing to do)");
     }
-    gac_pipe_step_format(&P->sched.body, step, sizeof step);
-    if (len < (int)sizeof text)
-      len += snprintf(text + len, sizeof text - len, "; body: %s", step);
-    for (unsigned e = 0; e < S && len < (int)sizeof text; e++) {
-      gac_pipe_step_format(&P->sched.epilogue[e], step, sizeof step);
-      len += snprintf(text + len, sizeof text - len, "; epilogue %u: %s", e, step);
-    }
-    gac_diag_add(diag, GAC_REMARK, loop_marker->offset, 0, "Pipeline.Schedule", "pipelined the loop: %s%s", text,
-                 S ? "; with fewer iterations than stages, the prologue and epilogue skip those that do not exist"
-                   : " (one stage: nothing to do)");
     say_local_memory(P);
     say_overlap(P);
     po->loops++;
@@ -1405,11 +1819,14 @@ bool gac_pipeline_loops(gac_module *m, const char *arg, gac_diag *diag) {
       opts.schedule.prune = false;
     else if (len == 10 && strncmp(a, "late-waits", 10) == 0)
       opts.schedule.early_waits = false; /* the RFC's placement: each wait just before its reader */
+    else if (len == 15 && strncmp(a, "warp-specialize", 15) == 0)
+      opts.warp_specialize = true; /* a producer warp and consumers (PTX, sm_90) */
     else if (len > 4 && strncmp(a, "svg=", 4) == 0)
       opts.svg = a + 4, opts.svg_len = len - 4;
     else {
       gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "pipeline.option",
-                   "--pipeline-loops takes 'no-prune', 'late-waits' and 'svg=FILE', not '%.*s'", (int)len, a);
+                   "--pipeline-loops takes 'no-prune', 'late-waits', 'warp-specialize' and 'svg=FILE', not '%.*s'",
+                   (int)len, a);
       return false;
     }
     a += len + (a[len] == ',');

@@ -24,6 +24,8 @@
 #include <llvm-c/Core.h>
 #include <llvm-c/Target.h>
 #include <llvm-c/TargetMachine.h>
+
+#include "gac/ptx.h"
 #include <llvm-c/Transforms/PassBuilder.h>
 
 #include <llvm-c/BitReader.h>
@@ -268,9 +270,11 @@ bool gac_gpu_resolve(LLVMModuleRef mod, LLVMCallConv kernel_cc, const char *cons
       LLVMSetLinkage(f, LLVMInternalLinkage);
     }
   }
+  /* Every global but what the host reads (a warp-specialised kernel's block). */
   for (LLVMValueRef g = LLVMGetFirstGlobal(mod); ok && g; g = LLVMGetNextGlobal(g))
     if (!LLVMIsDeclaration(g) && LLVMGetLinkage(g) != LLVMInternalLinkage &&
-        LLVMGetLinkage(g) != LLVMPrivateLinkage)
+        LLVMGetLinkage(g) != LLVMPrivateLinkage &&
+        strncmp(LLVMGetValueName(g), GAC_PTX_BLOCK_THREADS_PREFIX, strlen(GAC_PTX_BLOCK_THREADS_PREFIX)) != 0)
       LLVMSetLinkage(g, LLVMInternalLinkage);
   return ok;
 }

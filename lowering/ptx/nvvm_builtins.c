@@ -78,6 +78,7 @@ typedef enum kind {
   BARRIER, MAD, FMA, CP_ASYNC_4, CP_ASYNC_8, CP_ASYNC_16, COMMIT, WAIT_ALL,
   MBAR_INIT, MBAR_INIT_FENCE, MBAR_EXPECT_TX, MBAR_ARRIVE, MBAR_WAIT,
   BULK_LOAD, BULK_STORE, BULK_COMMIT, BULK_WAIT, FENCE_PROXY_ASYNC, OPAQUE,
+  MBAR_INIT_COUNT, CP_ASYNC_MBAR_ARRIVE, NAMED_BARRIER,
 } kind;
 
 typedef struct builtin {
@@ -103,6 +104,8 @@ static const builtin builtins[] = {
     {GAC_PTX_MBAR_WAIT, MBAR_WAIT}, {GAC_PTX_BULK_LOAD, BULK_LOAD}, {GAC_PTX_BULK_STORE, BULK_STORE},
     {GAC_PTX_BULK_COMMIT, BULK_COMMIT}, {GAC_PTX_BULK_WAIT, BULK_WAIT},
     {GAC_PTX_FENCE_PROXY_ASYNC, FENCE_PROXY_ASYNC}, {GAC_PTX_OPAQUE, OPAQUE},
+    {GAC_PTX_MBAR_INIT_COUNT, MBAR_INIT_COUNT}, {GAC_PTX_CP_ASYNC_MBAR_ARRIVE, CP_ASYNC_MBAR_ARRIVE},
+    {GAC_PTX_NAMED_BARRIER, NAMED_BARRIER},
 };
 
 /* The builtins written as PTX: cp.async (16-byte units bypass L1 with .cg:
@@ -125,6 +128,9 @@ static const char *const asm_text[] = {
     [BULK_COMMIT] = "cp.async.bulk.commit_group;",
     [BULK_WAIT] = "cp.async.bulk.wait_group 0;",
     [FENCE_PROXY_ASYNC] = "fence.proxy.async.shared::cta;",
+    [MBAR_INIT_COUNT] = "mbarrier.init.shared.b64 [$0], $1;",
+    [CP_ASYNC_MBAR_ARRIVE] = "cp.async.mbarrier.arrive.noinc.shared.b64 [$0];",
+    [NAMED_BARRIER] = "bar.sync $0, $1;",
 };
 
 /* The body of f as builtin k; false if an intrinsic is missing. */

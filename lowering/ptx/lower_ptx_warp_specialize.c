@@ -1,0 +1,422 @@
+/* sm_90: warp-specialised loops (--pipeline-loops=warp-specialize, seed
+ * 004's Pipe_ and Mutex_; docs/PTX.md).
+ *
+ * A function with WarpSpecialize runs with C + P work-items: the
+ * consumers (the kernel's own C) and a producer warp (P = 32). Each Pipe
+ * of depth d gets two rings of d mbarriers in local memory:
+ *
+ *   full[k]   count P: every producer lane's cp.async.mbarrier.arrive.noinc
+ *             after its copies, so the phase completes when all of the
+ *             slot's bytes have landed;
+ *   empty[k]  count C: every consumer arrives when done with the slot.
+ *
+ *   PipeProducerAcquire(t)  wait empty[t mod d], parity ((t / d) & 1) ^ 1
+ *                           (a fresh mbarrier counts its phase "before 0",
+ *                           parity 1, as complete: the first d pass at once)
+ *   the copies              the producer lanes share them (cp.async units)
+ *   PipeProducerCommit(t)   cp.async.mbarrier.arrive.noinc full[t mod d]
+ *   PipeConsumerWait(t)     wait full[t mod d], parity (t / d) & 1
+ *   PipeConsumerRelease(t)  arrive on empty[t mod d]
+ *   MutexSync               bar.sync Barrier, Threads (a named barrier)
+ *
+ * The producer returns after its loop, so every barrier the consumers meet
+ * after the split (their MutexSyncs, and the barriers that the copy
+ * lowering put after their waits) is their named barrier, never barrier 0.
+ * The launch is one-dimensional, C + P work-items (the kernel's entry
+ * exports __gac_block_threads_<name> saying so); the consumers' ids and
+ * sizes are rebuilt from the linear id as the kernel's required size
+ * gives them, so the kernel sees the geometry it was written for. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <spirv/unified1/spirv.h>
+
+#include "gac/async_copy.h"
+#include "gac/async_pipeline.h"
+#include "gac/ptx.h"
+#include "lower_util.h"
+
+struct gac_ptx_ws {
+  gac_function *f;
+  uint32_t consumers, producers;
+  gac_block *consumer_start;
+  uint8_t *producer_block; /* by label id, below bound */
+  uint32_t bound;
+  struct gac_ptx_ws *next;
+};
+
+static gac_block *block_of_label(const gac_module *m, uint32_t label) {
+  gac_inst *l = gac_def(m, label);
+  return l && l->opcode == SpvOpLabel ? gac_inst_block(l) : NULL;
+}
+
+static uint64_t constant_of(const gac_lowering *L, uint32_t id) {
+  uint64_t v = 0;
+  lower_known(L, id, &v);
+  return v;
+}
+
+/* Marks the blocks reachable from `from` that `stop` does not lead to. */
+static void reach(const gac_module *m, gac_block *from, const gac_block *stop, uint8_t *seen, uint32_t bound) {
+  gac_block *stack[4096];
+  unsigned sp = 0;
+  stack[sp++] = from;
+  seen[gac_block_label(from)] = 1;
+  while (sp) {
+    gac_block *b = stack[--sp];
+    gac_inst *term = gac_block_terminator(b);
+    unsigned targets[8], nt = term ? gac_terminator_targets(term, targets, 8) : 0;
+    for (unsigned k = 0; k < nt; k++) {
+      uint32_t label = gac_operand_word(term, targets[k]);
+      gac_block *s = block_of_label(m, label);
+      if (s && s != stop && label < bound && !seen[label] && sp < 4096)
+        seen[label] = 1, stack[sp++] = s;
+    }
+  }
+}
+
+bool lower_ptx_ws_prepare(gac_lowering *L, gac_diag *diag) {
+  gac_module *m = L->m;
+  gac_foreach_function(f, m) {
+    gac_inst *ws = NULL;
+    gac_foreach_block(b, f) gac_foreach_inst(i, &b->insts) if (gac_async_pipeline_op_of(m, i) == GAC_WARP_SPECIALIZE) ws = i;
+    if (!ws)
+      continue;
+    if (!L->sm90) {
+      gac_diag_add(diag, GAC_ERROR, ws->offset, ws->result_id, "ptx.warp-specialize",
+                   "WarpSpecialize: a warp-specialised loop needs sm_90 (mbarriers with a producer warp); "
+                   "emit with --sm=90");
+      return false;
+    }
+    struct gac_ptx_ws *w = calloc(1, sizeof *w);
+    w->f = f;
+    w->consumers = (uint32_t)constant_of(L, ws->words[GAC_WS_CONSUMERS_WORD]);
+    w->producers = (uint32_t)constant_of(L, ws->words[GAC_WS_PRODUCERS_WORD]);
+    w->consumer_start = gac_inst_block(ws);
+    w->bound = m->bound;
+    w->producer_block = calloc(m->bound, 1);
+    w->next = L->ws;
+    L->ws = w;
+    /* The producer side: the other way of the branch into the consumers. */
+    gac_foreach_block(b, f) {
+      gac_inst *t = gac_block_terminator(b);
+      if (t && t->opcode == SpvOpBranchConditional &&
+          gac_operand_word(t, 2) == gac_block_label(w->consumer_start)) {
+        gac_block *p = block_of_label(m, gac_operand_word(t, 1));
+        if (p)
+          reach(m, p, w->consumer_start, w->producer_block, w->bound);
+      }
+    }
+    /* The producer's copies are cp.async units completing on full[]; bulk
+     * copies (expect_tx from the producer) are not done yet. */
+    gac_foreach_block(b, f) {
+      if (!w->producer_block[gac_block_label(b)])
+        continue;
+      gac_foreach_inst(i, &b->insts) {
+        if ((gac_is_async_copy_inst(m, i) || i->opcode == SpvOpGroupAsyncCopy) && lower_ptx_may_bulk(L, i)) {
+          gac_diag_add(diag, GAC_ERROR, i->offset, i->result_id, "ptx.warp-specialize",
+                       "a copy of the producer warp whose lines may be 256 bytes or longer: sm_90 would move it "
+                       "with bulk copies, which the producer warp does not issue yet; shorter lines, or "
+                       "--pipeline-loops without warp-specialize");
+          return false;
+        }
+      }
+    }
+  }
+  return true;
+}
+
+static const struct gac_ptx_ws *ws_of_block(const gac_lowering *L, const gac_block *b) {
+  for (const struct gac_ptx_ws *w = L->ws; w && b; w = w->next)
+    if (w->f == b->function && gac_block_label(b) < w->bound && w->producer_block[gac_block_label(b)])
+      return w;
+  return NULL;
+}
+
+bool lower_ptx_ws_participants(const gac_lowering *L, gac_builder *b, uint32_t *id, uint32_t *size) {
+  if (!L->ws || !b->list || !b->list->first)
+    return false;
+  const struct gac_ptx_ws *w = ws_of_block(L, gac_inst_block(b->list->first));
+  if (!w)
+    return false;
+  *id = lower_op2(b, SpvOpISub, L->size_type, *id, gac_constant_int(L->m, L->size_type, w->consumers));
+  *size = gac_constant_int(L->m, L->size_type, w->producers);
+  return true;
+}
+
+/* ---- finishing ---------------------------------------------------------- */
+
+typedef struct pipe_rings {
+  uint32_t pipe, depth, full, empty; /* full/empty: local ulong[depth] */
+} pipe_rings;
+
+static uint32_t ring_array(gac_lowering *L, uint32_t depth, const char *name) {
+  gac_module *m = L->m;
+  uint32_t ulong = gac_type_int(m, 64, 0);
+  uint32_t array = gac_type_array(m, ulong, gac_constant_int(m, gac_type_int(m, 32, 0), depth));
+  gac_builder g = gac_builder_at_end(m, &m->sections[GAC_SECTION_GLOBAL]);
+  uint32_t var = gac_build_ops(&g, SpvOpVariable, gac_type_pointer(m, SpvStorageClassWorkgroup, array), GAC_NEW_ID,
+                               GAC_LIT(SpvStorageClassWorkgroup))->result_id;
+  gac_builder n = gac_builder_at_end(m, &m->sections[GAC_SECTION_DEBUG_NAME]);
+  gac_build_ops(&n, SpvOpName, 0, 0, GAC_ID(var), GAC_STR(name));
+  if (m->version >= 0x00010400)
+    gac_add_to_interfaces(m, var);
+  return var;
+}
+
+static uint32_t slot(gac_lowering *L, gac_builder *b, uint32_t ring, uint32_t depth, uint32_t t) {
+  gac_module *m = L->m;
+  uint32_t type = gac_value_type(m, t)->result_id;
+  uint32_t index = lower_op2(b, SpvOpUMod, type, t, gac_constant_int(m, type, depth));
+  uint32_t ptr = gac_type_pointer(m, SpvStorageClassWorkgroup, gac_type_int(m, 64, 0));
+  return gac_build_ops(b, SpvOpAccessChain, ptr, GAC_NEW_ID, GAC_ID(ring), GAC_ID(index))->result_id;
+}
+
+/* (t / depth) & 1, flipped for the producer's wait on empty[]. */
+static uint32_t parity(gac_lowering *L, gac_builder *b, uint32_t depth, uint32_t t, bool flip) {
+  gac_module *m = L->m;
+  uint32_t type = gac_value_type(m, t)->result_id;
+  uint32_t p = lower_op2(b, SpvOpBitwiseAnd, type, lower_op2(b, SpvOpUDiv, type, t, gac_constant_int(m, type, depth)),
+                         gac_constant_int(m, type, 1));
+  if (flip)
+    p = lower_op2(b, SpvOpBitwiseXor, type, p, gac_constant_int(m, type, 1));
+  uint32_t uint = gac_type_int(m, 32, 0);
+  return type == uint ? p : gac_build_ops(b, SpvOpUConvert, uint, GAC_NEW_ID, GAC_ID(p))->result_id;
+}
+
+static void mbar_call(gac_lowering *L, gac_builder *b, const char *name, uint32_t mbar, uint32_t arg) {
+  uint32_t types[2] = {gac_def(L->m, mbar)->type_id, gac_type_int(L->m, 32, 0)}, args[2] = {mbar, arg};
+  lower_ptx_call(L, b, name, arg ? 2 : 1, types, args);
+}
+
+static void named_barrier(gac_lowering *L, gac_builder *b, uint32_t id, uint32_t threads) {
+  uint32_t uint = gac_type_int(L->m, 32, 0);
+  uint32_t types[2] = {uint, uint}, args[2] = {gac_constant_int(L->m, uint, id), gac_constant_int(L->m, uint, threads)};
+  lower_ptx_call(L, b, GAC_PTX_NAMED_BARRIER, 2, types, args);
+}
+
+/* The rings' mbarriers, initialised by work-item 0 at the function's entry
+ * (every work-item is there), then fenced and seen by all. */
+static void init_rings(gac_lowering *L, gac_function *f, const pipe_rings *r, unsigned n, uint32_t producers,
+                       uint32_t consumers) {
+  gac_module *m = L->m;
+  gac_inst *first = f->first_block->insts.first->next;
+  while (first && first->opcode == SpvOpVariable)
+    first = first->next;
+  gac_block *pre = gac_inst_block(first);
+  gac_block *join = gac_block_split_after(m, first->prev);
+  gac_block *init = gac_block_create(m, f, pre);
+  gac_builder b = gac_builder_at_end(m, &pre->insts);
+  uint32_t id, size;
+  lower_linear_local_id(L, &b, f, &id, &size);
+  gac_build_ops(&b, SpvOpBranchConditional, 0, 0, GAC_ID(lower_op2(&b, SpvOpIEqual, L->bool_type, id, L->zero)),
+                GAC_ID(gac_block_label(init)), GAC_ID(gac_block_label(join)));
+  gac_builder e = gac_builder_at_end(m, &init->insts);
+  uint32_t uint = gac_type_int(m, 32, 0);
+  for (unsigned p = 0; p < n; p++)
+    for (uint32_t k = 0; k < r[p].depth; k++) {
+      uint32_t index = gac_constant_int(m, uint, k);
+      mbar_call(L, &e, GAC_PTX_MBAR_INIT_COUNT, slot(L, &e, r[p].full, r[p].depth, index),
+                gac_constant_int(m, uint, producers));
+      mbar_call(L, &e, GAC_PTX_MBAR_INIT_COUNT, slot(L, &e, r[p].empty, r[p].depth, index),
+                gac_constant_int(m, uint, consumers));
+    }
+  lower_ptx_call(L, &e, GAC_PTX_MBAR_INIT_FENCE, 0, NULL, NULL);
+  gac_build_ops(&e, SpvOpBranch, 0, 0, GAC_ID(gac_block_label(join)));
+  gac_builder j = gac_builder_before(m, join->insts.first->next);
+  lower_workgroup_barrier(L, &j);
+}
+
+/* The consumers' geometry: ids from the linear id of the one-dimensional
+ * launch, as the required size (X, Y, Z) lays them out; the outermost
+ * dimension of more than one takes the rest undivided, so the producer
+ * warp's ids lie just past the work-group there. */
+static void rewrite_geometry(gac_lowering *L, gac_function *f, const uint64_t size[3]) {
+  gac_module *m = L->m;
+  uint32_t v3 = gac_type_vector(m, L->size_type, 3);
+  unsigned last = size[2] > 1 ? 2 : size[1] > 1 ? 1 : 0;
+  gac_foreach_block(blk, f) {
+    for (gac_inst *i = blk->insts.first, *next; i; i = next) {
+      next = i->next;
+      if (i->opcode != SpvOpLoad)
+        continue;
+      uint32_t var = gac_operand_word(i, 2), builtin = ~0u;
+      gac_foreach_inst(d, &m->sections[GAC_SECTION_ANNOTATION]) if (d->opcode == SpvOpDecorate && d->words[1] == var &&
+                                                                    d->words[2] == SpvDecorationBuiltIn) builtin =
+          d->words[3];
+      if (builtin != SpvBuiltInLocalInvocationId && builtin != SpvBuiltInWorkgroupSize &&
+          builtin != SpvBuiltInEnqueuedWorkgroupSize && builtin != SpvBuiltInGlobalInvocationId &&
+          builtin != SpvBuiltInGlobalSize)
+        continue;
+      if (i->type_id != v3)
+        continue; /* (SPIR64 and SPIR32 both load size-type vectors) */
+      gac_builder b = gac_builder_after(m, i);
+      uint32_t c[3], s[3];
+      for (unsigned d = 0; d < 3; d++)
+        s[d] = gac_constant_int(m, L->size_type, size[d]);
+      if (builtin == SpvBuiltInWorkgroupSize || builtin == SpvBuiltInEnqueuedWorkgroupSize) {
+        memcpy(c, s, sizeof c);
+      } else if (builtin == SpvBuiltInGlobalSize) {
+        uint32_t groups = gac_build_ops(&b, SpvOpLoad, v3, GAC_NEW_ID,
+                                        GAC_ID(gac_require_builtin_input(m, SpvBuiltInNumWorkgroups, v3)))->result_id;
+        for (unsigned d = 0; d < 3; d++)
+          c[d] = lower_mul(L, &b, gac_build_ops(&b, SpvOpCompositeExtract, L->size_type, GAC_NEW_ID, GAC_ID(groups),
+                                                GAC_LIT(d))->result_id, s[d]);
+      } else {
+        uint32_t lid = gac_build_ops(&b, SpvOpLoad, v3, GAC_NEW_ID,
+                                     GAC_ID(gac_require_builtin_input(m, SpvBuiltInLocalInvocationId, v3)))->result_id;
+        uint32_t rest = gac_build_ops(&b, SpvOpCompositeExtract, L->size_type, GAC_NEW_ID, GAC_ID(lid), GAC_LIT(0))->result_id;
+        for (unsigned d = 0; d < 3; d++) {
+          if (d > last) {
+            c[d] = L->zero;
+          } else if (d == last) {
+            c[d] = rest;
+          } else {
+            c[d] = lower_op2(&b, SpvOpUMod, L->size_type, rest, s[d]);
+            rest = lower_op2(&b, SpvOpUDiv, L->size_type, rest, s[d]);
+          }
+        }
+        if (builtin == SpvBuiltInGlobalInvocationId) {
+          uint32_t g = gac_build_ops(&b, SpvOpLoad, v3, GAC_NEW_ID,
+                                     GAC_ID(gac_require_builtin_input(m, SpvBuiltInWorkgroupId, v3)))->result_id;
+          for (unsigned d = 0; d < 3; d++)
+            c[d] = lower_add(L, &b, lower_mul(L, &b, gac_build_ops(&b, SpvOpCompositeExtract, L->size_type, GAC_NEW_ID,
+                                                                   GAC_ID(g), GAC_LIT(d))->result_id, s[d]), c[d]);
+        }
+      }
+      /* Inserts, not OpCompositeConstruct: llvm-spirv-15 reads that as a
+       * constant vector and crashes on any other constituent. */
+      uint32_t v = gac_constant_null(m, v3);
+      for (unsigned d = 0; d < 3; d++)
+        v = gac_build_ops(&b, SpvOpCompositeInsert, v3, GAC_NEW_ID, GAC_ID(c[d]), GAC_ID(v), GAC_LIT(d))->result_id;
+      gac_replace_all_uses(m, i->result_id, v);
+      gac_inst_remove(m, i);
+    }
+  }
+}
+
+/* __gac_block_threads_<kernel>: what the host launches a warp-specialised
+ * kernel with, one-dimensional (conformance/gpu/runner.c, bench/cuda). */
+static void export_block_threads(gac_lowering *L, gac_function *f, uint32_t threads) {
+  gac_module *m = L->m;
+  gac_foreach_inst(e, &m->sections[GAC_SECTION_ENTRY_POINT]) {
+    gac_function *k = lower_function_by_id(m, e->words[2]);
+    bool runs_f = k == f;
+    gac_foreach_block(b, k) gac_foreach_inst(i, &b->insts) runs_f |= i->opcode == SpvOpFunctionCall &&
+                                                                    gac_operand_word(i, 2) == f->def->result_id;
+    if (!runs_f)
+      continue;
+    char name[256];
+    snprintf(name, sizeof name, GAC_PTX_BLOCK_THREADS_PREFIX "%s", gac_inst_string(e, 2));
+    gac_require_capability(m, SpvCapabilityLinkage);
+    uint32_t uint = gac_type_int(m, 32, 0);
+    gac_builder g = gac_builder_at_end(m, &m->sections[GAC_SECTION_GLOBAL]);
+    uint32_t var = gac_build_ops(&g, SpvOpVariable, gac_type_pointer(m, SpvStorageClassCrossWorkgroup, uint),
+                                 GAC_NEW_ID, GAC_LIT(SpvStorageClassCrossWorkgroup),
+                                 GAC_ID(gac_constant_int(m, uint, threads)))->result_id;
+    gac_builder a = gac_builder_at_end(m, &m->sections[GAC_SECTION_ANNOTATION]);
+    gac_build_ops(&a, SpvOpDecorate, 0, 0, GAC_ID(var), GAC_LIT(SpvDecorationLinkageAttributes), GAC_STR(name),
+                  GAC_LIT(SpvLinkageTypeExport));
+    gac_build_ops(&a, SpvOpDecorate, 0, 0, GAC_ID(var), GAC_LIT(SpvDecorationConstant));
+  }
+}
+
+static bool finish_one(gac_lowering *L, struct gac_ptx_ws *w, gac_diag *diag) {
+  gac_module *m = L->m;
+  gac_function *f = w->f;
+  pipe_rings rings[8];
+  unsigned nr = 0;
+  uint32_t mutex_id = 0;
+  gac_foreach_block(b, f) gac_foreach_inst(i, &b->insts) {
+    uint32_t op = gac_async_pipeline_op_of(m, i);
+    if (op == GAC_PIPE && nr < 8) {
+      uint32_t d = (uint32_t)constant_of(L, i->words[GAC_PIPE_DEPTH_WORD]);
+      rings[nr++] = (pipe_rings){i->result_id, d, ring_array(L, d, "__gac_full"), ring_array(L, d, "__gac_empty")};
+    } else if (op == GAC_PIPE && nr == 8) {
+      gac_diag_add(diag, GAC_ERROR, i->offset, i->result_id, "ptx.warp-specialize", "Pipe: at most 8 per function");
+      return false;
+    } else if (op == GAC_MUTEX) {
+      mutex_id = (uint32_t)constant_of(L, i->words[GAC_MUTEX_BARRIER_WORD]);
+    }
+  }
+  if (!mutex_id)
+    mutex_id = 1; /* the pool's first: no Mutex holds any */
+  /* Barriers the consumers meet: theirs alone. */
+  uint8_t *consumer = calloc(m->bound, 1);
+  reach(m, w->consumer_start, NULL, consumer, m->bound);
+  gac_foreach_block(b, f) {
+    if (gac_block_label(b) >= m->bound || !consumer[gac_block_label(b)])
+      continue;
+    for (gac_inst *i = b->insts.first, *next; i; i = next) {
+      next = i->next;
+      if (i->opcode != SpvOpControlBarrier)
+        continue;
+      gac_builder ib = gac_builder_before(m, i);
+      named_barrier(L, &ib, mutex_id, w->consumers);
+      gac_inst_remove(m, i);
+    }
+  }
+  free(consumer);
+  /* The handshakes. */
+  gac_foreach_block(b, f) {
+    for (gac_inst *i = b->insts.first, *next; i; i = next) {
+      next = i->next;
+      uint32_t op = gac_async_pipeline_op_of(m, i);
+      if (!op)
+        continue;
+      gac_builder ib = gac_builder_before(m, i);
+      const pipe_rings *r = NULL;
+      for (unsigned k = 0; k < nr && op >= GAC_PIPE_PRODUCER_ACQUIRE && op <= GAC_PIPE_CONSUMER_RELEASE; k++)
+        if (rings[k].pipe == i->words[GAC_PIPE_OF_WORD])
+          r = &rings[k];
+      uint32_t t = op >= GAC_PIPE_PRODUCER_ACQUIRE && op <= GAC_PIPE_CONSUMER_RELEASE ? i->words[GAC_PIPE_ITERATION_WORD] : 0;
+      if (t && !r) {
+        gac_diag_add(diag, GAC_ERROR, i->offset, i->result_id, "ptx.warp-specialize", "the Pipe operand is no Pipe");
+        return false;
+      }
+      switch (op) {
+      case GAC_PIPE_PRODUCER_ACQUIRE:
+        mbar_call(L, &ib, GAC_PTX_MBAR_WAIT, slot(L, &ib, r->empty, r->depth, t), parity(L, &ib, r->depth, t, true));
+        break;
+      case GAC_PIPE_PRODUCER_COMMIT:
+        mbar_call(L, &ib, GAC_PTX_CP_ASYNC_MBAR_ARRIVE, slot(L, &ib, r->full, r->depth, t), 0);
+        break;
+      case GAC_PIPE_CONSUMER_WAIT:
+        mbar_call(L, &ib, GAC_PTX_MBAR_WAIT, slot(L, &ib, r->full, r->depth, t), parity(L, &ib, r->depth, t, false));
+        break;
+      case GAC_PIPE_CONSUMER_RELEASE:
+        mbar_call(L, &ib, GAC_PTX_MBAR_ARRIVE, slot(L, &ib, r->empty, r->depth, t), 0);
+        break;
+      case GAC_MUTEX_SYNC:
+        named_barrier(L, &ib, mutex_id, w->consumers);
+        break;
+      default:
+        break;
+      }
+      gac_inst_remove(m, i);
+    }
+  }
+  uint64_t size[3];
+  if (!lower_known_local_size(m, f, size)) {
+    gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "ptx.warp-specialize",
+                 "a warp-specialised function needs the required work-group size of the kernels that call it");
+    return false;
+  }
+  init_rings(L, f, rings, nr, w->producers, w->consumers);
+  rewrite_geometry(L, f, size);
+  export_block_threads(L, f, w->consumers + w->producers);
+  return true;
+}
+
+bool lower_ptx_ws_finish(gac_lowering *L, gac_diag *diag) {
+  bool ok = true;
+  while (L->ws) {
+    struct gac_ptx_ws *next = L->ws->next;
+    ok = ok && finish_one(L, L->ws, diag);
+    free(L->ws->producer_block);
+    free(L->ws);
+    L->ws = next;
+  }
+  return ok;
+}
