@@ -9,14 +9,19 @@
 //               once + output written once) / time
 //
 // Each gac kernel runs unpipelined and pipelined (--pipeline-loops, 3
-// stages), from the sm_80 and the sm_90 PTX; each hand-written kernel runs
-// unpipelined (plain loads to shared memory) and as a 3-stage cp.async ring.
+// stages), from the sm_80 and the sm_90 PTX, and warp-specialised
+// (--pipeline-loops=warp-specialize, sm_90: a producer warp, 3 slots); each
+// hand-written kernel runs unpipelined (plain loads to shared memory), as a
+// 3-stage cp.async ring, and warp-specialised (a producer warp fills a
+// 3-slot ring with cp.async completing on mbarriers, as CUTLASS's
+// PipelineAsync does; the consumers wait, compute and release the slot).
 // Per kernel: 3 warm-up launches, then REPS launches each timed with CUDA
 // events; the median is reported. Every result is checked (FAIL and a
 // non-zero exit status otherwise).
 //
 // Usage: gac-bench-compute PTX_DIR [--profile]
-//   PTX_DIR holds {sgemm,stencil}.{unpipelined,pipelined}.sm{80,90}.ptx
+//   PTX_DIR holds {sgemm,stencil}.{unpipelined,pipelined}.sm{80,90}.ptx and
+//   {sgemm,stencil}.ws.sm90.ptx
 //   (`ninja ptx-device-bundle`). --profile: one launch per kernel at one size
 //   (SGEMM n = 2048, stencil n = 4096), bracketed by cudaProfilerStart/Stop,
 //   for `ncu --profile-from-start off` (bench/cuda/profile.sh).
@@ -74,6 +79,23 @@ template <int N> __device__ __forceinline__ void wait_group() {
   asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory");
 }
 
+// mbarriers (sm_90), for the warp-specialised kernels.
+__device__ __forceinline__ unsigned smem(const void *p) { return (unsigned)__cvta_generic_to_shared(p); }
+__device__ __forceinline__ void mbar_init(unsigned long long *b, unsigned count) {
+  asm volatile("mbarrier.init.shared.b64 [%0], %1;" ::"r"(smem(b)), "r"(count) : "memory");
+}
+__device__ __forceinline__ void mbar_arrive(unsigned long long *b) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(smem(b)) : "memory");
+}
+// Arrives once this thread's cp.async so far have landed (counted in the init).
+__device__ __forceinline__ void mbar_arrive_cp_async(unsigned long long *b) {
+  asm volatile("cp.async.mbarrier.arrive.noinc.shared.b64 [%0];" ::"r"(smem(b)) : "memory");
+}
+__device__ __forceinline__ void mbar_wait(unsigned long long *b, unsigned parity) {
+  asm volatile("{\n\t.reg .pred p;\nWAIT:\n\tmbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n"
+               "\t@!p bra WAIT;\n}" ::"r"(smem(b)), "r"(parity) : "memory");
+}
+
 // compute(t, slot) for the tiles t in [0, tiles), each after fetch(t, slot)
 // has brought it into shared-memory slot `slot`. Pipelined: the usual ring,
 // fetches issued STAGES_ - 1 tiles ahead, one commit per tile (empty groups
@@ -109,18 +131,57 @@ __device__ __forceinline__ void run_tiles(unsigned tiles, Fetch fetch, Compute c
   }
 }
 
-// sgemm.cl by hand: a thread fetches one 16-byte unit of each 32 x 32 tile
-// of A and B (256 threads, 256 units) and computes rows ly + 8r of column lx.
-template <int STAGES_>
-__global__ void __launch_bounds__(THREADS) hand_sgemm(const float *A, const float *B, float *C, unsigned n) {
+// Warp-specialised: THREADS consumers and one producer warp (threads
+// THREADS..THREADS + 31). The producer fills slot t mod S with tile t once
+// the consumers have released it (empty[], count THREADS; a fresh mbarrier
+// passes the wait for the phase before 0, so the first S go at once), its
+// lanes sharing the units (fetch(t, slot, lane, 32)) and arriving on full[]
+// when their cp.async land (count 32); consumers wait on full[], compute and
+// release. No __syncthreads in the loop. Returns false in the producer.
+template <int S, class Fetch, class Compute>
+__device__ __forceinline__ bool run_tiles_ws(unsigned tiles, Fetch fetch, Compute compute) {
+  __shared__ unsigned long long full[S], empty[S];
+  const unsigned tid = threadIdx.x;
+  if (tid == 0) {
+    for (int s = 0; s < S; s++)
+      mbar_init(&full[s], 32), mbar_init(&empty[s], THREADS);
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  }
+  __syncthreads();
+  if (tid >= THREADS) {
+    for (unsigned t = 0; t < tiles; t++) {
+      unsigned s = t % S;
+      mbar_wait(&empty[s], (t / S & 1) ^ 1);
+      fetch(t, s, tid - THREADS, 32u);
+      mbar_arrive_cp_async(&full[s]);
+    }
+    return false;
+  }
+  for (unsigned t = 0; t < tiles; t++) {
+    unsigned s = t % S;
+    mbar_wait(&full[s], t / S & 1);
+    compute(t, s);
+    mbar_arrive(&empty[s]);
+  }
+  return true;
+}
+
+// sgemm.cl by hand: the 16-byte units of each 32 x 32 tile of A and B (256
+// a tile: one a thread, or 8 a producer lane) and rows ly + 8r of column lx.
+// WS: warp-specialised, launched with THREADS + 32 threads in one dimension.
+template <int STAGES_, bool WS = false>
+__global__ void __launch_bounds__(THREADS + (WS ? 32 : 0)) hand_sgemm(const float *A, const float *B, float *C,
+                                                                      unsigned n) {
   __shared__ __align__(16) float As[STAGES_][TS * TS], Bs[STAGES_][TS * TS];
-  const unsigned lx = threadIdx.x, ly = threadIdx.y, tid = ly * TS + lx;
+  const unsigned lx = WS ? threadIdx.x % TS : threadIdx.x, ly = WS ? threadIdx.x / TS : threadIdx.y, tid = ly * TS + lx;
   const unsigned gx = blockIdx.x * TS, gy = blockIdx.y * TS;
-  const unsigned ur = tid / (TS / 4), uc = tid % (TS / 4) * 4; // this thread's unit: row, first column
   float acc[RY] = {};
-  auto fetch = [&](unsigned t, unsigned s) {
-    copy_unit<(STAGES_ > 1)>((float4 *)&As[s][ur * TS + uc], (const float4 *)&A[(size_t)(gy + ur) * n + t * TS + uc]);
-    copy_unit<(STAGES_ > 1)>((float4 *)&Bs[s][ur * TS + uc], (const float4 *)&B[(size_t)(t * TS + ur) * n + gx + uc]);
+  auto fetch = [&](unsigned t, unsigned s, unsigned first, unsigned step) {
+    for (unsigned u = first; u < TS * TS / 4; u += step) {
+      const unsigned ur = u / (TS / 4), uc = u % (TS / 4) * 4; // the unit: row, first column
+      copy_unit<(STAGES_ > 1)>((float4 *)&As[s][ur * TS + uc], (const float4 *)&A[(size_t)(gy + ur) * n + t * TS + uc]);
+      copy_unit<(STAGES_ > 1)>((float4 *)&Bs[s][ur * TS + uc], (const float4 *)&B[(size_t)(t * TS + ur) * n + gx + uc]);
+    }
   };
   auto compute = [&](unsigned, unsigned s) {
 #pragma unroll
@@ -131,7 +192,13 @@ __global__ void __launch_bounds__(THREADS) hand_sgemm(const float *A, const floa
         acc[r] += As[s][(ly + r * WY) * TS + k] * b;
     }
   };
-  run_tiles<STAGES_>(n / TS, fetch, compute);
+  if constexpr (WS) {
+    if (!run_tiles_ws<STAGES_>(n / TS, fetch, compute))
+      return;
+  } else {
+    __builtin_assume(tid < THREADS); // one unit each: the loop runs once
+    run_tiles<STAGES_>(n / TS, [&](unsigned t, unsigned s) { fetch(t, s, tid, THREADS); }, compute);
+  }
 #pragma unroll
   for (unsigned r = 0; r < RY; r++)
     C[(size_t)(gy + ly + r * WY) * n + gx + lx] = acc[r];
@@ -140,14 +207,15 @@ __global__ void __launch_bounds__(THREADS) hand_sgemm(const float *A, const floa
 // stencil.cl by hand. The 34 x 34 halo tile's rows start at odd multiples of
 // 8 bytes in global memory (the pitch n + 2 is 2 mod 4 floats), so 16-byte
 // units do not fit; 8-byte units (17 a row, 578 a tile) are the widest that do.
-template <int STAGES_>
-__global__ void __launch_bounds__(THREADS) hand_stencil(const float *in, float *out, unsigned n, unsigned count) {
+template <int STAGES_, bool WS = false>
+__global__ void __launch_bounds__(THREADS + (WS ? 32 : 0)) hand_stencil(const float *in, float *out, unsigned n,
+                                                                        unsigned count) {
   __shared__ __align__(16) float tile[STAGES_][P * P];
-  const unsigned lx = threadIdx.x, ly = threadIdx.y, tid = ly * TS + lx;
+  const unsigned lx = WS ? threadIdx.x % TS : threadIdx.x, ly = WS ? threadIdx.x / TS : threadIdx.y, tid = ly * TS + lx;
   const unsigned gx = blockIdx.x * TS, pitch = n + 2, first = blockIdx.y * count; // first tile of the strip
-  auto fetch = [&](unsigned i, unsigned s) {
+  auto fetch = [&](unsigned i, unsigned s, unsigned first_unit, unsigned step) {
     const float *src = in + (size_t)(first + i) * TS * pitch + gx;
-    for (unsigned u = tid; u < P * P / 2; u += THREADS) {
+    for (unsigned u = first_unit; u < P * P / 2; u += step) {
       unsigned row = u / (P / 2), col = u % (P / 2);
       copy_unit<(STAGES_ > 1)>((float2 *)&tile[s][row * P] + col, (const float2 *)(src + (size_t)row * pitch) + col);
     }
@@ -160,7 +228,10 @@ __global__ void __launch_bounds__(THREADS) hand_stencil(const float *in, float *
       out[(size_t)(oy + r * WY) * n + gx + lx] = 0.5f * c[0] + 0.125f * (c[-P] + c[P] + c[-1] + c[1]);
     }
   };
-  run_tiles<STAGES_>(count, fetch, compute);
+  if constexpr (WS)
+    run_tiles_ws<STAGES_>(count, fetch, compute);
+  else
+    run_tiles<STAGES_>(count, [&](unsigned i, unsigned s) { fetch(i, s, tid, THREADS); }, compute);
 }
 
 // ---------------------------------------------------------------------------
@@ -202,6 +273,7 @@ static std::string read_text(const std::string &path) {
 struct GacKernel {
   CUmodule mod = nullptr;
   CUfunction fn = nullptr;
+  unsigned block_threads = 0; // warp-specialised: one-dimensional blocks of this many
 };
 static GacKernel load_gac(const std::string &path, const char *name) {
   GacKernel k;
@@ -219,14 +291,28 @@ static GacKernel load_gac(const std::string &path, const char *name) {
     return k;
   }
   CHECK_CU(cuModuleGetFunction(&k.fn, k.mod, name));
+  // A warp-specialised kernel says how it is launched (docs/PTX.md).
+  CUdeviceptr threads;
+  size_t size;
+  std::string sym = std::string("__gac_block_threads_") + name;
+  if (cuModuleGetGlobal(&threads, &size, k.mod, sym.c_str()) == CUDA_SUCCESS && size == 4)
+    CHECK_CU(cuMemcpyDtoH(&k.block_threads, threads, 4));
   return k;
+}
+
+static void launch_gac(const GacKernel &k, dim3 grid, void **params) {
+  if (k.block_threads)
+    CHECK_CU(cuLaunchKernel(k.fn, grid.x, grid.y, 1, k.block_threads, 1, 1, 0, nullptr, params, nullptr));
+  else
+    CHECK_CU(cuLaunchKernel(k.fn, grid.x, grid.y, 1, TS, WY, 1, 0, nullptr, params, nullptr));
 }
 
 // The gac variants, in table order: PTX file stem and label.
 static const char *const GAC_VARIANTS[][2] = {{"unpipelined.sm80", "gac sm80 unpipelined"},
                                               {"pipelined.sm80", "gac sm80 pipelined"},
                                               {"unpipelined.sm90", "gac sm90 unpipelined"},
-                                              {"pipelined.sm90", "gac sm90 pipelined"}};
+                                              {"pipelined.sm90", "gac sm90 pipelined"},
+                                              {"ws.sm90", "gac sm90 warp-specialised"}};
 
 struct Row {
   std::string label;
@@ -403,16 +489,17 @@ static bool bench_sgemm(const std::string &ptx_dir, cublasHandle_t blas, unsigne
     }
     CUdeviceptr a = (CUdeviceptr)dA, b = (CUdeviceptr)dB, c = (CUdeviceptr)dC;
     void *params[] = {&a, &b, &c, &n};
-    run(v[1], [&] { CHECK_CU(cuLaunchKernel(k.fn, grid.x, grid.y, 1, TS, WY, 1, 0, nullptr, params, nullptr)); }, true);
+    run(v[1], [&] { launch_gac(k, grid, params); }, true);
     CHECK_CU(cuModuleUnload(k.mod));
   }
   run("hand unpipelined", [&] { hand_sgemm<1><<<grid, block>>>(dA, dB, dC, n); }, true);
   run("hand cp.async 3-stage", [&] { hand_sgemm<STAGES><<<grid, block>>>(dA, dB, dC, n); }, true);
+  run("hand warp-specialised", [&] { hand_sgemm<STAGES, true><<<grid, THREADS + 32>>>(dA, dB, dC, n); }, true);
   // cuBLAS last in the table.
   std::rotate(rows.begin(), rows.begin() + 1, rows.end());
 
-  const char *refs[] = {"hand cp.async 3-stage", "hand unpipelined", "cuBLAS"};
-  print_table("sgemm", n, "GFLOP/s", rows, refs, 3);
+  const char *refs[] = {"hand cp.async 3-stage", "hand unpipelined", "hand warp-specialised", "cuBLAS"};
+  print_table("sgemm", n, "GFLOP/s", rows, refs, 4);
   CHECK(cudaFree(dA));
   CHECK(cudaFree(dB));
   CHECK(cudaFree(dC));
@@ -480,14 +567,15 @@ static bool bench_stencil(const std::string &ptx_dir, unsigned n, unsigned count
     }
     CUdeviceptr i = (CUdeviceptr)din, o = (CUdeviceptr)dout;
     void *params[] = {&i, &o, &n, &count};
-    run(v[1], [&] { CHECK_CU(cuLaunchKernel(k.fn, grid.x, grid.y, 1, TS, WY, 1, 0, nullptr, params, nullptr)); });
+    run(v[1], [&] { launch_gac(k, grid, params); });
     CHECK_CU(cuModuleUnload(k.mod));
   }
   run("hand unpipelined", [&] { hand_stencil<1><<<grid, block>>>(din, dout, n, count); });
   run("hand cp.async 3-stage", [&] { hand_stencil<STAGES><<<grid, block>>>(din, dout, n, count); });
+  run("hand warp-specialised", [&] { hand_stencil<STAGES, true><<<grid, THREADS + 32>>>(din, dout, n, count); });
 
-  const char *refs[] = {"hand cp.async 3-stage", "hand unpipelined"};
-  print_table("stencil", n, "GB/s", rows, refs, 2);
+  const char *refs[] = {"hand cp.async 3-stage", "hand unpipelined", "hand warp-specialised"};
+  print_table("stencil", n, "GB/s", rows, refs, 3);
   printf("(stencil n=%u: %u tiles per work-group, %u work-groups)\n", n, count, grid.x * grid.y);
   CHECK(cudaFree(din));
   CHECK(cudaFree(dout));

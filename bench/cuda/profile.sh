@@ -41,7 +41,9 @@ else
     key=FFMA
     [ $kernel = stencil ] && key=STG
     for sm in 80 90; do
-      for variant in unpipelined pipelined; do
+      variants="unpipelined pipelined"
+      [ $sm = 90 ] && variants="$variants ws" # warp-specialised: sm_90 only
+      for variant in $variants; do
         archs=90
         [ $sm = 80 ] && archs="80 90"
         for arch in $archs; do
@@ -57,7 +59,8 @@ else
       done
     done
     analyse "$kernel hand-unpipelined [sm_90]" $key "hand_${kernel}ILi1E" "$tmp/hand.res" "$tmp/hand.sass"
-    analyse "$kernel hand-cp.async-3-stage [sm_90]" $key "hand_${kernel}ILi3E" "$tmp/hand.res" "$tmp/hand.sass"
+    analyse "$kernel hand-cp.async-3-stage [sm_90]" $key "hand_${kernel}ILi3ELb0E" "$tmp/hand.res" "$tmp/hand.sass"
+    analyse "$kernel hand-warp-specialised [sm_90]" $key "hand_${kernel}ILi3ELb1E" "$tmp/hand.res" "$tmp/hand.sass"
   done
   # One table of the hot loops: a column counts the opcodes of its name with
   # any modifiers (LDS counts LDS and LDS.128), except IMAD (IMAD.WIDE apart).
@@ -140,7 +143,7 @@ echo "$metrics" | awk -v csv="$out/ncu.csv" '
     return split(line, a, "\",\"")
   }
   END {
-    split("gac-sm80-unpipelined gac-sm80-pipelined gac-sm90-unpipelined gac-sm90-pipelined", gac, " ")
+    split("gac-sm80-unpipelined gac-sm80-pipelined gac-sm90-unpipelined gac-sm90-pipelined gac-sm90-ws", gac, " ")
     while ((getline line < csv) > 0) {
       n = fields(line, a)
       if (a[1] == "ID") {
@@ -159,13 +162,15 @@ echo "$metrics" | awk -v csv="$out/ncu.csv" '
         continue
       }
       k = a[col["Kernel Name"]]
-      # Launch order (compute.cu --profile): cuBLAS, gac x4, hand x2; then the stencil.
+      # Launch order (compute.cu --profile): cuBLAS, gac x5, hand x3; then the stencil.
       if (k == "sgemm" || k == "stencil")
         label = k " " gac[++seen[k]]
-      else if (k ~ /hand_(sgemm|stencil)(ILi1E|<1>)/)
+      else if (k ~ /hand_(sgemm|stencil)(ILi1E|<1,)/)
         label = (k ~ /sgemm/ ? "sgemm" : "stencil") " hand-unpipelined"
-      else if (k ~ /hand_(sgemm|stencil)(ILi3E|<3>)/)
+      else if (k ~ /hand_(sgemm|stencil)(ILi3ELb0E|<3, false>)/)
         label = (k ~ /sgemm/ ? "sgemm" : "stencil") " hand-cp.async-3-stage"
+      else if (k ~ /hand_(sgemm|stencil)(ILi3ELb1E|<3, true>)/)
+        label = (k ~ /sgemm/ ? "sgemm" : "stencil") " hand-warp-specialised"
       else
         label = "sgemm cuBLAS"
       printf "%-30s", label

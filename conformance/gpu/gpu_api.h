@@ -31,6 +31,7 @@ static inline gpu_result gpu_context_set(gpu_context c) { (void)c; return hipSuc
 #define gpu_module_load_log(m, image, log, size) hipModuleLoadData(m, image)
 #define gpu_module_unload hipModuleUnload
 #define gpu_module_function hipModuleGetFunction
+#define gpu_module_global hipModuleGetGlobal
 #define gpu_alloc hipMalloc
 #define gpu_free hipFree
 #define gpu_copy_to(dst, src, n) hipMemcpyHtoD(dst, (void *)(src), n)
@@ -64,6 +65,7 @@ static inline gpu_result gpu_module_load_log(gpu_module *m, const void *image, c
 }
 #define gpu_module_unload cuModuleUnload
 #define gpu_module_function cuModuleGetFunction
+#define gpu_module_global cuModuleGetGlobal
 #define gpu_alloc cuMemAlloc
 #define gpu_free cuMemFree
 #define gpu_copy_to cuMemcpyHtoD

@@ -74,22 +74,42 @@ static gpu_module module_of(gpu *c, const char *program, char *why, size_t why_l
   return m;
 }
 
+/* A kernel, and the one-dimensional block a warp-specialised one is
+ * launched with (its __gac_block_threads_<name>, docs/PTX.md; 0: the
+ * work-group as the suite gives it). */
+typedef struct gpu_kernel {
+  gpu_function f;
+  unsigned block_threads;
+} gpu_kernel;
+
 static void *load_kernel(void *self, const char *program, const char *name, char *why, size_t why_len) {
   gpu_module m = module_of(self, program, why, why_len);
   gpu_function f = NULL;
   gpu_result r = m ? gpu_module_function(&f, m, name) : GPU_NOT_FOUND;
   if (m && r != GPU_SUCCESS)
     snprintf(why, why_len, "the module has no kernel %s: %s", name, error_name(r));
-  return r == GPU_SUCCESS ? f : NULL;
+  if (r != GPU_SUCCESS)
+    return NULL;
+  gpu_kernel *k = calloc(1, sizeof *k);
+  k->f = f;
+  char sym[160];
+  gpu_ptr threads;
+  size_t size = 0;
+  snprintf(sym, sizeof sym, "__gac_block_threads_%s", name);
+  if (gpu_module_global(&threads, &size, m, sym) == GPU_SUCCESS && size == sizeof k->block_threads)
+    gpu_copy_from(&k->block_threads, threads, size);
+  return k;
 }
 
 static void release_kernel(void *self, void *kernel) {
-  (void)self, (void)kernel; /* functions live as long as their module */
+  (void)self;
+  free(kernel); /* functions live as long as their module */
 }
 
-static double run_kernel(void *self, void *kernel, arg *args, unsigned n, unsigned dims, const size_t *global,
+static double run_kernel(void *self, void *handle, arg *args, unsigned n, unsigned dims, const size_t *global,
                          const size_t *local, char *why, size_t why_len) {
   (void)self;
+  const gpu_kernel *k = handle;
   gpu_ptr mem[MAX_ARGS] = {0};
   uint64_t u64[MAX_ARGS];
   int32_t i32[MAX_ARGS];
@@ -125,10 +145,12 @@ static double run_kernel(void *self, void *kernel, arg *args, unsigned n, unsign
     block[d] = (unsigned)local[d];
     grid[d] = (unsigned)(global[d] / local[d]);
   }
+  if (k->block_threads) /* a producer warp beside the work-group, one dimension */
+    block[0] = k->block_threads, block[1] = 1;
   double t = -1;
   if (r == GPU_SUCCESS) {
     double start = now_ms();
-    r = gpu_launch(kernel, grid[0], grid[1], 1, block[0], block[1], 1, (unsigned)shared, NULL, params, NULL);
+    r = gpu_launch(k->f, grid[0], grid[1], 1, block[0], block[1], 1, (unsigned)shared, NULL, params, NULL);
     if (r == GPU_SUCCESS)
       r = gpu_synchronize();
     t = now_ms() - start;

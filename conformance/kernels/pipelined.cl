@@ -8,10 +8,17 @@
 #define LAST (STAGES - 1)
 #define MID (STAGES > 2 ? STAGES - 2 : 1)
 #define TS 16
+/* -DGAC_REQD_WG: a required work-group size, which a warp-specialised
+ * loop needs (--pipeline-loops=warp-specialize adds a producer warp). */
+#ifdef GAC_REQD_WG
+#define REQD __attribute__((reqd_work_group_size(TS, TS, 1)))
+#else
+#define REQD
+#endif
 
 /* C = A B for n x n matrices, n a multiple of TS: each group walks the
  * n / TS tiles of its row of A and column of B. */
-kernel void matmul(global const float *A, global const float *B, global float *C, uint n) {
+kernel REQD void matmul(global const float *A, global const float *B, global float *C, uint n) {
   local float As[TS * TS], Bs[TS * TS];
   uint lx = get_local_id(0), ly = get_local_id(1);
   uint gx = get_group_id(0) * TS, gy = get_group_id(1) * TS;
@@ -35,7 +42,7 @@ kernel void matmul(global const float *A, global const float *B, global float *C
  * its halo, stage MID smooths rows into a Workgroup array (a synchronous
  * producer, multi-buffered when MID < LAST), stage LAST smooths columns and
  * stores the result. */
-kernel void stencil(global const float *in, global float *out, uint n, uint count) {
+kernel REQD void stencil(global const float *in, global float *out, uint n, uint count) {
   local float tile[(TS + 2) * (TS + 2)], rows[(TS + 2) * TS];
   uint lx = get_local_id(0), ly = get_local_id(1), gx = get_group_id(0) * TS, pitch = n + 2;
   for (uint i = 0; i < count; i++) {
