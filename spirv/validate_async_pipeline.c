@@ -383,20 +383,19 @@ static void gather(checker *c, warp_function *w) {
       if (op == GAC_PIPE) {
         w->pipes = room_for(w->pipes, w->num_pipes, sizeof *w->pipes);
         w->pipes[w->num_pipes++] = (pipe_state){.inst = i, .depth = pipe_depth(m, i)};
-      } else if (op == GAC_PIPE_BUFFER && !(p && p->depth && buffer_slots(m, i->words[GAC_PIPE_BUFFER_WORD], &slot) ==
-                                                                     p->depth)) {
-        w->bad_buffer = true;
       } else if (op == GAC_PIPE_BUFFER) {
-        const buffer_state *other = buffer_of_var(w, i->words[GAC_PIPE_BUFFER_WORD]);
-        if (other) {
+        uint32_t var = i->words[GAC_PIPE_BUFFER_WORD];
+        const buffer_state *other = buffer_of_var(w, var);
+        if (!p || !p->depth || buffer_slots(m, var, &slot) != p->depth) {
+          w->bad_buffer = true; /* reported with the operands */
+        } else if (other) {
           report(c, i, RULE("PipeBuffer"), "%%%u is a buffer of Pipe %%%u already: a buffer belongs to one pipe",
-                 other->var, w->pipes[other->pipe].inst->result_id);
-          continue;
+                 var, w->pipes[other->pipe].inst->result_id);
+        } else {
+          w->buffers = room_for(w->buffers, w->num_buffers, sizeof *w->buffers);
+          w->buffers[w->num_buffers++] = (buffer_state){var, scalar_of(m, slot), (unsigned)(p - w->pipes)};
+          p->slot_bytes += gac_type_bytes(m, slot);
         }
-        w->buffers = room_for(w->buffers, w->num_buffers, sizeof *w->buffers);
-        w->buffers[w->num_buffers++] = (buffer_state){i->words[GAC_PIPE_BUFFER_WORD], scalar_of(m, slot),
-                                                      (unsigned)(p - w->pipes)};
-        p->slot_bytes += gac_type_bytes(m, slot);
       } else if (op >= GAC_PIPE_PRODUCER_ACQUIRE && op <= GAC_PIPE_CONSUMER_RELEASE && p) {
         p->handshakes[op - GAC_PIPE_PRODUCER_ACQUIRE]++;
       } else if (op == GAC_MUTEX && constant_operand(m, i, GAC_MUTEX_BARRIER_WORD, &v) &&
