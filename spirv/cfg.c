@@ -198,13 +198,18 @@ void gac_add_to_interfaces(gac_module *m, uint32_t var) {
 
 uint32_t gac_require_builtin_input(gac_module *m, uint32_t builtin, uint32_t type) {
   uint32_t var = 0;
+  uint32_t ptr = gac_type_pointer(m, SpvStorageClassInput, type);
   gac_foreach_inst(d, &m->sections[GAC_SECTION_ANNOTATION]) {
-    if (d->opcode == SpvOpDecorate && d->num_words >= 4 && d->words[2] == SpvDecorationBuiltIn &&
-        d->words[3] == builtin)
+    /* Only an Input variable of that type: loading another one (a Workgroup
+     * array decorated BuiltIn, say) as `type` gave an invalid module. */
+    const gac_inst *v = d->opcode == SpvOpDecorate && d->num_words >= 4 && d->words[2] == SpvDecorationBuiltIn &&
+                                d->words[3] == builtin
+                            ? gac_def(m, d->words[1])
+                            : NULL;
+    if (v && v->opcode == SpvOpVariable && v->type_id == ptr)
       var = d->words[1];
   }
   if (!var) {
-    uint32_t ptr = gac_type_pointer(m, SpvStorageClassInput, type);
     gac_builder g = gac_builder_at_end(m, &m->sections[GAC_SECTION_GLOBAL]);
     var = gac_build_ops(&g, SpvOpVariable, ptr, GAC_NEW_ID, GAC_LIT(SpvStorageClassInput))->result_id;
     gac_builder a = gac_builder_at_end(m, &m->sections[GAC_SECTION_ANNOTATION]);
