@@ -1,27 +1,41 @@
 #!/usr/bin/env bash
-# Continues the fuzzing campaign of fuzz_read_validate_write (README.md):
-# runs from the kept corpus (tests/fuzz/corpus) and the seeds, writes new
-# inputs to a work copy, then merges what adds coverage back into the kept
-# corpus, minimised. Crashes land in BUILD/tests/fuzz/crashes/.
-# Usage: tests/fuzz/campaign.sh BUILD_DIR SECONDS [JOBS]
+# Continues the fuzzing campaign of one target (README.md): runs from its
+# kept corpus and the seeds, writes new inputs to a work copy, then merges
+# what adds coverage back into the kept corpus, minimised. Crashes land in
+# BUILD/tests/fuzz/crashes/. The last lines give the executions, the rate,
+# the features and how many inputs were valid modules (GAC_FUZZ_STATS).
+# Usage: tests/fuzz/campaign.sh BUILD_DIR SECONDS [JOBS] [TARGET]
+#   TARGET: fuzz_read_validate_write (the default) or fuzz_emit_gpu
+# GAC_FUZZ_MUTATOR=bytes in the environment: libFuzzer's byte mutations only.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-build=$(realpath "${1:?usage: campaign.sh BUILD_DIR SECONDS [JOBS]}")
-seconds=${2:?usage: campaign.sh BUILD_DIR SECONDS [JOBS]}
+usage="usage: campaign.sh BUILD_DIR SECONDS [JOBS] [TARGET]"
+build=$(realpath "${1:?$usage}")
+seconds=${2:?$usage}
 jobs=${3:-1}
-fuzz=$build/tests/fuzz/fuzz_read_validate_write
+target=${4:-fuzz_read_validate_write}
+# Each target has its kept corpus and seeds: corpus/ and seeds/ for the first,
+# corpus_emit_gpu/ and seeds_emit_gpu/ for fuzz_emit_gpu.
+case $target in
+  fuzz_read_validate_write) suffix= ;;
+  fuzz_*) suffix=_${target#fuzz_} ;;
+  *) echo "campaign.sh: unknown target $target" >&2; exit 2 ;;
+esac
+kept=$here/corpus$suffix
+seeds=$build/tests/fuzz/seeds$suffix
+fuzz=$build/tests/fuzz/$target
 [ -x "$fuzz" ] || { echo "campaign.sh: build the fuzz target first (ninja -C $build fuzz_targets)" >&2; exit 1; }
-work=$build/tests/fuzz/campaign
-mkdir -p "$work/corpus" "$build/tests/fuzz/crashes"
-cp -n "$here"/corpus/* "$work/corpus/" 2>/dev/null || true
+work=$build/tests/fuzz/campaign-$target
+mkdir -p "$work/corpus" "$build/tests/fuzz/crashes" "$kept"
+cp -n "$kept"/* "$work/corpus/" 2>/dev/null || true
 args=(-dict="$here/spirv.dict" -max_len=4096 -artifact_prefix="$build/tests/fuzz/crashes/"
       -max_total_time="$seconds" -print_final_stats=1)
 [ "$jobs" -gt 1 ] && args+=(-jobs="$jobs" -workers="$jobs")
-(cd "$work" && "$fuzz" "${args[@]}" corpus "$build/tests/fuzz/seeds") 2>&1 | tee "$work/last.log" |
-  grep -E "stat::number_of_executed_units|stat::average_exec_per_sec|ERROR|artifact" || true
+(cd "$work" && GAC_FUZZ_STATS=1 "$fuzz" "${args[@]}" corpus "$seeds") 2>&1 | tee "$work/last.log" |
+  grep -E "DONE|stat::number_of_executed_units|stat::average_exec_per_sec|gac-fuzz-stats|ERROR|artifact" || true
 # Keep only what adds coverage.
 rm -rf "$work/merged" && mkdir "$work/merged"
-"$fuzz" -merge=1 "$work/merged" "$here/corpus" "$work/corpus" > "$work/merge.log" 2>&1
-rm -f "$here"/corpus/*
-cp "$work"/merged/* "$here/corpus/"
-echo "campaign.sh: $(ls "$here/corpus" | wc -l) inputs kept in tests/fuzz/corpus"
+"$fuzz" -merge=1 "$work/merged" "$kept" "$work/corpus" > "$work/merge.log" 2>&1
+rm -f "$kept"/*
+cp "$work"/merged/* "$kept/"
+echo "campaign.sh: $(ls "$kept" | wc -l) inputs kept in ${kept#$here/}"

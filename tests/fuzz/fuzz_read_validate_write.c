@@ -11,7 +11,8 @@
  *     --check-async, --lower-async-copies=opencl) either report an error or
  *     give a module that validates: never a silently wrong module.
  * An input the reader rejects must come with an error. Any violation aborts, so
- * that libFuzzer records the input as a crash. See README.md. */
+ * that libFuzzer records the input as a crash. spirv_mutator.c gives the
+ * inputs (structure-aware mutation). See README.md. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,17 +20,11 @@
 
 #include <spirv/unified1/spirv.h>
 
+#include "fuzz_common.h"
 #include "gac/module.h"
 #include "gac/pass.h"
 #include "gac/text.h"
 #include "gac/validate.h"
-
-static void fail(const char *what, const gac_diag *d) {
-  fprintf(stderr, "fuzz_read_validate_write: %s\n", what);
-  if (d)
-    gac_diag_print(d, stderr, "fuzz");
-  abort();
-}
 
 static bool same_words(const uint32_t *a, size_t na, const uint32_t *b, size_t nb) {
   return na == nb && memcmp(a, b, na * sizeof(uint32_t)) == 0;
@@ -63,12 +58,12 @@ static bool known_text_gap(const gac_module *m) {
 static void check_text_round_trip(const gac_module *m, const uint32_t *words, size_t n, gac_diag *d) {
   char *text = NULL;
   if (!gac_disassemble(words, n, &text, d))
-    fail("a module that was read does not disassemble", d);
+    fuzz_fail("a module that was read does not disassemble", d);
   uint32_t *again = NULL;
   size_t n_again = 0;
   if (!gac_assemble(text, strlen(text), &again, &n_again, d)) {
     fprintf(stderr, "%s", text);
-    fail("the disassembly does not assemble", d);
+    fuzz_fail("the disassembly does not assemble", d);
   }
   uint32_t *host = malloc(n * sizeof(uint32_t));
   for (size_t i = 0; i < n; i++)
@@ -81,7 +76,7 @@ static void check_text_round_trip(const gac_module *m, const uint32_t *words, si
                 i, i < n ? host[i] : 0, i < n_again ? again[i] : 0, n, n_again);
         break;
       }
-    fail("disassembling and assembling changed the words", NULL);
+    fuzz_fail("disassembling and assembling changed the words", NULL);
   }
   free(host);
   free(again);
@@ -97,15 +92,18 @@ static void check_passes(gac_module *m) {
   gac_diag d;
   gac_diag_init(&d);
   gac_validate_options with_core = {.core = true, .target_env = -1};
-  for (unsigned k = 0; k < sizeof names / sizeof names[0]; k++) {
+  unsigned k;
+  for (k = 0; k < sizeof names / sizeof names[0]; k++) {
     gac_pass_find(names[k][0])->run(m, names[k][1], &d);
     if (gac_diag_has_errors(&d))
       break; /* refused with a diagnostic: allowed */
     if (!gac_validate(m, &with_core, &d)) {
       fprintf(stderr, "after --%s:\n", names[k][0]);
-      fail("a pass reported no error but left an invalid module", &d);
+      fuzz_fail("a pass reported no error but left an invalid module", &d);
     }
   }
+  if (k == sizeof names / sizeof names[0])
+    fuzz_count(FUZZ_OUTPUT); /* lowered, not refused */
   gac_module_destroy(m);
   gac_diag_free(&d);
 }
@@ -114,15 +112,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   gac_diag d;
   gac_diag_init(&d);
+  fuzz_count(FUZZ_INPUT);
   gac_module *m = gac_module_read_bytes(data, size, &d);
   if (!m) {
     if (!gac_diag_has_errors(&d))
-      fail("the reader rejected the input without an error", &d);
+      fuzz_fail("the reader rejected the input without an error", &d);
     gac_diag_free(&d);
     return 0;
   }
   if (gac_diag_has_errors(&d))
-    fail("the reader accepted the input but reported an error", &d);
+    fuzz_fail("the reader accepted the input but reported an error", &d);
+  fuzz_count(FUZZ_READ);
 
   gac_validate_options rules_only = {.core = false, .target_env = -1};
   gac_validate_options with_core = {.core = true, .target_env = -1};
@@ -130,26 +130,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   gac_diag_clear(&d);
   bool all_ok = gac_validate(m, &with_core, &d);
   if (all_ok && !rules_ok)
-    fail("the GroupAsyncCopies rules gave two answers for one module", &d);
+    fuzz_fail("the GroupAsyncCopies rules gave two answers for one module", &d);
   gac_diag_clear(&d);
 
   uint32_t *words = NULL, *words2 = NULL;
   size_t n = 0, n2 = 0;
   if (!gac_module_write(m, &words, &n))
-    fail("gac_module_write failed", NULL);
+    fuzz_fail("gac_module_write failed", NULL);
   if (n * sizeof(uint32_t) != size || memcmp(words, data, size) != 0)
-    fail("writing an unmodified module did not give back the input", NULL);
+    fuzz_fail("writing an unmodified module did not give back the input", NULL);
 
   gac_module *m2 = gac_module_read(words, n, &d);
   if (!m2)
-    fail("the written words do not read back", &d);
+    fuzz_fail("the written words do not read back", &d);
   if (!gac_module_write(m2, &words2, &n2) || !same_words(words, n, words2, n2))
-    fail("writing the module read back gave different words", NULL);
+    fuzz_fail("writing the module read back gave different words", NULL);
 
   if (!known_text_gap(m))
     check_text_round_trip(m, words, n, &d);
-  if (all_ok)
+  if (all_ok) {
+    fuzz_count(FUZZ_VALID);
     check_passes(gac_module_read(words, n, &d));
+  }
 
   free(words);
   free(words2);
