@@ -25,7 +25,7 @@
 // AFTER-WAIT: error: {{.*}}statement 0 (async stage 0) goes on after its wait_group_events; an async statement must end with its wait [Pipeline.AsyncStatement]
 // TWO-WRITERS: error: {{.*}}the Workgroup array %{{[0-9]+}} is written by statements 0 and 1; one statement must produce it [Pipeline.Buffers]
 // NO-LOOP: error: {{.*}}cannot pipeline the loop: PipelineLoop is not inside a loop [Pipeline.Loop]
-// OPTION: error: --pipeline-loops takes 'no-prune', 'late-waits' and 'svg=FILE', not 'fast' [pipeline.option]
+// OPTION: error: --pipeline-loops takes 'no-prune', 'late-waits', 'warp-specialize' and 'svg=FILE', not 'fast' [pipeline.option]
 #if CASE == 8 /* no loop at all */
 kernel void k(global float *out) {
   gac_pipeline_loop(GAC_ASYNC_STAGE(0));
