@@ -58,6 +58,10 @@ typedef struct fact {
    * joined with the path that skipped it (there n <= 1). */
   uint32_t must_if;
   uint64_t must_lo, must_hi;
+  /* The copies it stands for are in flight only on paths where only_if's
+   * value is in [only_lo, only_hi]; 0 if no such range is known. */
+  uint32_t only_if;
+  uint64_t only_lo, only_hi;
   uint8_t age;             /* back edges crossed since the copy */
   const gac_inst *kept_by; /* the last wait that left it in flight */
   const gac_inst *doubt;   /* what made it "may" other than a join: an untraceable wait, a call */
@@ -256,6 +260,11 @@ static void state_add(state *s, fact f) {
     old->must |= f.must;
     if (old->must)
       old->must_if = 0;
+    if (old->only_if && old->only_if == f.only_if)
+      old->only_lo = f.only_lo < old->only_lo ? f.only_lo : old->only_lo,
+      old->only_hi = f.only_hi > old->only_hi ? f.only_hi : old->only_hi;
+    else
+      old->only_if = 0;
     if (!old->kept_by)
       old->kept_by = f.kept_by;
     if (!old->doubt)
@@ -343,18 +352,29 @@ static bool restrict_range(state *s, uint32_t id, uint64_t lo, uint64_t hi) {
   r->hi = hi < r->hi ? hi : r->hi;
   if (r->lo > r->hi)
     return false;
-  if (r->lo == r->hi && r->lo <= INT64_MAX) {
-    /* A counter said in id (k = n after a loop): constant versions said in
-     * id too, so they still compare with k's where id is not known. */
-    bool said_in = false;
-    for (unsigned k = 0; k < s->na; k++)
-      said_in |= s->a[k].value.base == id;
-    for (unsigned k = 0; said_in && k < s->nf; k++)
-      if (s->f[k].version.known && !s->f[k].version.value.base && s->f[k].versions > 1)
-        s->f[k].version.value = (gac_affine){id, s->f[k].version.value.offset - (int64_t)r->lo};
-    add_alias(s, id, (gac_affine){0, (int64_t)r->lo});
-    state_normalize(s);
+  /* A counter said in id (k = n after a loop): constant versions of copies
+   * in flight only where id has one value are said in id too, so they still
+   * compare with k's where id is not known. Copies in flight only where id
+   * is out of range are not in flight. */
+  bool said_in = false;
+  for (unsigned k = 0; k < s->na; k++)
+    said_in |= s->a[k].value.base == id;
+  unsigned out = 0;
+  for (unsigned k = 0; k < s->nf; k++) {
+    fact *f = &s->f[k];
+    uint64_t flo = r->lo, fhi = r->hi;
+    if (f->only_if == id)
+      flo = f->only_lo > flo ? f->only_lo : flo, fhi = f->only_hi < fhi ? f->only_hi : fhi;
+    if (flo > fhi)
+      continue;
+    if (said_in && flo == fhi && flo <= INT64_MAX && f->version.known && !f->version.value.base && f->versions > 1)
+      f->version.value = (gac_affine){id, f->version.value.offset - (int64_t)flo};
+    s->f[out++] = *f;
   }
+  s->nf = out;
+  if (r->lo == r->hi && r->lo <= INT64_MAX)
+    add_alias(s, id, (gac_affine){0, (int64_t)r->lo});
+  state_normalize(s);
   for (unsigned k = 0; k < s->nf; k++)
     if (!s->f[k].must && must_in(s, &s->f[k]))
       s->f[k].must = true, s->f[k].must_if = 0;
@@ -400,6 +420,49 @@ static void join_must(fact *d, const state *ds, const fact *s, const state *ss) 
   drop_must(d);
 }
 
+/* Where the copies f stands for may be in flight, as x's range: f's own
+ * condition narrowed by what st knows of x; false if neither says. */
+static bool exists_where(const state *st, const fact *f, uint32_t x, range *out) {
+  const range *r = find_range(st, x);
+  *out = (range){x, 0, UINT64_MAX};
+  if (f->only_if == x)
+    out->lo = f->only_lo, out->hi = f->only_hi;
+  if (r)
+    out->lo = r->lo > out->lo ? r->lo : out->lo, out->hi = r->hi < out->hi ? r->hi : out->hi;
+  return r || f->only_if == x;
+}
+
+/* only_if of fact d of state ds joined with s of ss (NULL where ss has no
+ * such fact): a range of one id that holds wherever either side's copies
+ * may be in flight. */
+static void join_only(fact *d, const state *ds, const fact *s, const state *ss) {
+  uint32_t cand[2 + 8];
+  unsigned n = 0;
+  if (d->only_if)
+    cand[n++] = d->only_if;
+  if (s && s->only_if)
+    cand[n++] = s->only_if;
+  for (unsigned k = 0; !s && k < ds->nr && n < 10; k++) {
+    const range *o = find_range(ss, ds->r[k].id); /* one that tells the sides apart */
+    if (o && (o->hi < ds->r[k].lo || o->lo > ds->r[k].hi))
+      cand[n++] = ds->r[k].id;
+  }
+  for (unsigned k = 0; k < n; k++) {
+    range a, b;
+    if (!exists_where(ds, d, cand[k], &a) || (s && !exists_where(ss, s, cand[k], &b)))
+      continue;
+    if (s && a.lo > a.hi)
+      a = b;
+    else if (s && b.lo <= b.hi)
+      a.lo = b.lo < a.lo ? b.lo : a.lo, a.hi = b.hi > a.hi ? b.hi : a.hi;
+    if (a.lo == 0 && a.hi == UINT64_MAX)
+      continue;
+    d->only_if = cand[k], d->only_lo = a.lo, d->only_hi = a.hi;
+    return;
+  }
+  d->only_if = 0;
+}
+
 /* dst = dst ⊔ src; true if dst changed. */
 static bool state_join(state *dst, const state *src) {
   if (!src->reached)
@@ -414,9 +477,12 @@ static bool state_join(state *dst, const state *src) {
     fact *s = find_fact((state *)src, d);
     fact before = *d;
     join_must(d, dst, s, src);
+    join_only(d, dst, s, src);
+    bool conds = before.must != d->must || before.must_if != d->must_if || before.must_lo != d->must_lo ||
+                 before.must_hi != d->must_hi || before.must_pos != d->must_pos || before.only_if != d->only_if ||
+                 before.only_lo != d->only_lo || before.only_hi != d->only_hi;
     if (!s) {
-      changed |= before.must != d->must || before.must_if != d->must_if || before.must_lo != d->must_lo ||
-                 before.must_hi != d->must_hi || before.must_pos != d->must_pos;
+      changed |= conds;
       continue;
     }
     merge_witness(d, s);
@@ -426,9 +492,7 @@ static bool state_join(state *dst, const state *src) {
       d->kept_by = s->kept_by;
     if (!d->doubt)
       d->doubt = s->doubt;
-    changed |= before.lo != d->lo || before.hi != d->hi || before.must != d->must ||
-               before.must_if != d->must_if || before.must_lo != d->must_lo || before.must_hi != d->must_hi ||
-               before.must_pos != d->must_pos || before.age != d->age || before.kept_by != d->kept_by ||
+    changed |= conds || before.lo != d->lo || before.hi != d->hi || before.age != d->age || before.kept_by != d->kept_by ||
                before.doubt != d->doubt || before.group != d->group || before.old_group != d->old_group ||
                before.held_in != d->held_in ||
                before.copy != d->copy;
@@ -438,6 +502,7 @@ static bool state_join(state *dst, const state *src) {
       continue;
     fact f = src->f[i];
     join_must(&f, src, NULL, dst);
+    join_only(&f, src, NULL, dst);
     state_add(dst, f);
     changed = true;
   }
@@ -1118,6 +1183,8 @@ static void forget_loop_values(checker *c, state *s, int l, unsigned from, unsig
       f->old_group = 0;
     if (f->must_if && ca_defined_in_loop(&c->cfg, l, f->must_if))
       f->must_if = 0;
+    if (f->only_if && ca_defined_in_loop(&c->cfg, l, f->only_if))
+      f->only_if = 0;
     if (back_edge && f->age < AGE_CAP)
       f->age++;
   }
@@ -1445,6 +1512,9 @@ static void evaluate_place(checker *c, const state *s, const gac_inst *i, unsign
       continue;
     if (!buffers_may_alias(c, f->buffer, p.buffer))
       continue;
+    range where;
+    if (f->only_if && exists_where(s, f, f->only_if, &where) && where.lo > where.hi)
+      continue; /* in flight on no path that reaches here */
     gac_version fv = resolve(s, f->version);
     gac_version_relation r =
         f->buffer == p.buffer && p.buffer >= 0 ? gac_version_compare(fv, mine, c->buffers[p.buffer].versions)

@@ -266,8 +266,17 @@ bool ca_chain_offset(ca_ranges *r, const gac_inst *chain, unsigned first, uint32
 }
 
 bool ca_element_offset(ca_ranges *r, uint32_t element, uint32_t type, ca_interval *off) {
-  uint64_t size;
+  uint64_t size, c;
   unsigned w = width_of(r->c->m, element);
+  /* A negative constant steps back (c[-P], the row above): from no lower than the version's start. */
+  if (w && ca_constant(r->c->m, element, &c) && (c >> (w - 1)) & 1) {
+    uint64_t back = (max_of(w) - c + 1) & max_of(w);
+    if (!ca_type_size(r->c->m, type, &size) || (size && back > off->lo / size))
+      return false;
+    off->lo -= back * size;
+    off->hi -= back * size;
+    return true;
+  }
   ca_interval i = ca_value_range(r, element);
   /* the Element operand is signed: a range past the sign bit may be negative */
   return ca_type_size(r->c->m, type, &size) && w && i.hi <= (max_of(w) >> 1) && add_scaled(off, i, size);
