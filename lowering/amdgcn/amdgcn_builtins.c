@@ -1,18 +1,27 @@
 /* Bodies for what --lower-async-copies=amdgcn calls (lower_util.h), and
  * OpenCL's barrier, as AMDGPU instructions in inline assembly:
  *
- *   __gac_amdgcn_lds_load_W(local base, global src)
- *       s_mov_b32 m0, base; then gfx942: global_load_lds_{ubyte,ushort,dword},
- *       gfx90a: global_load_dword ... lds (W = 4 only): lane i's W bytes
- *       from src land at M0 + i x W. base is made wave-uniform
- *       (readfirstlane; it is by construction). M0 is not in the clobber
- *       list: LLVM reserves it and sets it right before each instruction
- *       that reads it (it warns that a clobber of it is not honoured).
- *   __gac_amdgcn_wait_vm(N)   s_waitcnt vmcnt(N), N an immediate
- *   __gac_amdgcn_vm_pad(K)    K buffer_load_dword through a null descriptor:
- *                             out of range, so no memory access and 0, but
- *                             each counts in vmcnt like a load
+ *   __gac_amdgcn_lds_load_W(local base, global src, bool loads)
+ *       s_mov_b32 m0, base; exec &= the lanes that load; then gfx942:
+ *       global_load_lds_{ubyte,ushort,dword}, gfx90a: global_load_dword
+ *       ... lds (W = 4 only): lane i's W bytes from src land at M0 + i x W;
+ *       exec back. The mask is the load's own, not a branch, so that the
+ *       instruction is on every path (gac-isa-check counts it; lane 0
+ *       always loads). base is made wave-uniform (readfirstlane; it is by
+ *       construction). M0 is not in the clobber list: LLVM reserves it and
+ *       sets it right before each instruction that reads it (it warns
+ *       that a clobber of it is not honoured).
+ *   __gac_amdgcn_wait_vm(X, q, n)  s_waitcnt vmcnt(X), X an immediate,
+ *       at the label __gac_w<q>_<n>_<uid> (q ANY: __gac_wall_<uid>)
+ *   __gac_amdgcn_commit(q, K)  the label __gac_c<q>_<uid> (q ANY:
+ *       __gac_cx_<uid>) on an s_nop 0, then K buffer_load_dword through a
+ *       null descriptor: out of range, so no memory access and 0, but
+ *       each counts in vmcnt like a load
  *   __gac_amdgcn_barrier()    s_waitcnt lgkmcnt(0); s_barrier
+ *
+ * The labels are the markers gac-isa-check reads (docs/AMDGCN.md): local
+ * symbols of the code object, at the instruction of the same assembly,
+ * unique through ${:uid}; they cost nothing but the commit's s_nop.
  *   barrier(flags)            the same, with vmcnt(0) too for global memory
  *
  * Assembly, not LLVM's intrinsics, on purpose (../shared facts, checked
@@ -25,6 +34,7 @@
  * across it (llvm.amdgcn.s.barrier does not touch memory for LLVM), and
  * barrier() is ours because libclc 19's waits for local memory with
  * `s_waitcnt 255`, on gfx9 vmcnt(15), which caps the loads in flight. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,26 +64,36 @@ static void begin(ctx *x, LLVMValueRef f) {
   LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(x->c, always, 0));
 }
 
+/* A call of the intrinsic `name` (overloaded on `overload`) returning ret. */
+static LLVMValueRef intrinsic(ctx *x, const char *name, LLVMTypeRef ret, LLVMTypeRef overload, LLVMValueRef arg) {
+  LLVMTypeRef type = LLVMFunctionType(ret, (LLVMTypeRef[]){LLVMTypeOf(arg)}, 1, 0);
+  LLVMValueRef decl = LLVMGetIntrinsicDeclaration(x->mod, LLVMLookupIntrinsicID(name, strlen(name)), &overload, 1);
+  return LLVMBuildCall2(x->b, type, decl, &arg, 1, "");
+}
+
 static bool define_lds_load(ctx *x, LLVMValueRef f, unsigned width) {
   static const char *const gfx942_op[5] = {[1] = "global_load_lds_ubyte", [2] = "global_load_lds_ushort",
                                            [4] = "global_load_lds_dword"};
-  if (LLVMCountParams(f) != 2 || (!x->gfx942 && width != 4) || width > 4 || !gfx942_op[width])
+  if (LLVMCountParams(f) != 3 || (!x->gfx942 && width != 4) || width > 4 || !gfx942_op[width])
     return false;
   begin(x, f);
   LLVMTypeRef i32 = LLVMInt32TypeInContext(x->c), i64 = LLVMInt64TypeInContext(x->c);
   LLVMValueRef base = LLVMBuildPtrToInt(x->b, LLVMGetParam(f, 0), i32, "");
-  LLVMTypeRef rfl_type = LLVMFunctionType(i32, &i32, 1, 0);
-  unsigned id = LLVMLookupIntrinsicID("llvm.amdgcn.readfirstlane", strlen("llvm.amdgcn.readfirstlane"));
-  LLVMValueRef rfl = LLVMGetIntrinsicDeclaration(x->mod, id, &i32, 1);
-  base = LLVMBuildCall2(x->b, rfl_type, rfl, &base, 1, "");
-  LLVMValueRef args[2] = {base, LLVMBuildPtrToInt(x->b, LLVMGetParam(f, 1), i64, "")};
-  LLVMTypeRef types[2] = {i32, i64};
-  char text[96];
-  if (x->gfx942)
-    snprintf(text, sizeof text, "s_mov_b32 m0, $0\n\t%s $1, off", gfx942_op[width]);
-  else
-    snprintf(text, sizeof text, "s_mov_b32 m0, $0\n\tglobal_load_dword $1, off lds");
-  asm_call(x, text, "s,v,~{memory}", args, types, 2);
+  base = intrinsic(x, "llvm.amdgcn.readfirstlane", i32, i32, base);
+  LLVMValueRef loads = LLVMGetParam(f, 2);
+  if (LLVMGetIntTypeWidth(LLVMTypeOf(loads)) != 1)
+    loads = LLVMBuildICmp(x->b, LLVMIntNE, loads, LLVMConstNull(LLVMTypeOf(loads)), "");
+  LLVMValueRef mask = intrinsic(x, "llvm.amdgcn.ballot", i64, i64, loads);
+  LLVMValueRef args[3] = {base, LLVMBuildPtrToInt(x->b, LLVMGetParam(f, 1), i64, ""), mask};
+  LLVMTypeRef types[3] = {i32, i64, i64};
+  char text[160];
+  snprintf(text, sizeof text, "s_mov_b32 m0, $1\n\ts_and_saveexec_b64 $0, $3\n\t%s $2, off%s\n\ts_mov_b64 exec, $0",
+           x->gfx942 ? gfx942_op[width] : "global_load_dword", x->gfx942 ? "" : " lds");
+  const char *constraints = "=&s,s,v,s,~{memory},~{scc}";
+  LLVMTypeRef type = LLVMFunctionType(i64, types, 3, 0);
+  LLVMValueRef a = LLVMGetInlineAsm(type, text, strlen(text), (char *)constraints, strlen(constraints), 1, 0,
+                                    LLVMInlineAsmDialectATT, 0);
+  LLVMBuildCall2(x->b, type, a, args, 3, "");
   LLVMBuildRetVoid(x->b);
   return true;
 }
@@ -103,25 +123,52 @@ static void define_barrier(ctx *x, LLVMValueRef f) {
   LLVMBuildRetVoid(x->b);
 }
 
-/* Every call of f(N), N a constant 0..63, becomes s_waitcnt vmcnt(N), or
- * (pad) N padding loads. */
-static bool rewrite_counted(ctx *x, LLVMValueRef f, bool pad, gac_diag *diag) {
+/* The constant argument k of call, or -1 (also past `max`). */
+static long long constant_arg(LLVMValueRef call, unsigned k, unsigned long long max) {
+  LLVMValueRef v = LLVMGetOperand(call, k);
+  if (!LLVMIsAConstantInt(v) || LLVMConstIntGetZExtValue(v) > max)
+    return -1;
+  return (long long)LLVMConstIntGetZExtValue(v);
+}
+
+/* A marker's label: __gac_<kind><queue>[_<n>]_${:uid}, the queue `x` (or,
+ * for a wait, the kind `wall`) where any. */
+static void marker(char *text, size_t size, bool wait, long long queue, long long n) {
+  if (queue == GAC_AMDGCN_ANY)
+    snprintf(text, size, "__gac_%s_${:uid}:\n\t", wait ? "wall" : "cx");
+  else if (wait)
+    snprintf(text, size, "__gac_w%lld_%lld_${:uid}:\n\t", queue, n);
+  else
+    snprintf(text, size, "__gac_c%lld_${:uid}:\n\t", queue);
+}
+
+/* Every call of f: __gac_amdgcn_wait_vm(X, q, n), X a constant 0..63,
+ * becomes s_waitcnt vmcnt(X) at its marker; __gac_amdgcn_commit(q, K)
+ * (commit) the marker on an s_nop 0 and K padding loads. */
+static bool rewrite_counted(ctx *x, LLVMValueRef f, bool commit, gac_diag *diag) {
   for (LLVMUseRef u = LLVMGetFirstUse(f); u; u = LLVMGetFirstUse(f)) {
     LLVMValueRef call = LLVMGetUser(u);
-    LLVMValueRef n = LLVMIsACallInst(call) && LLVMGetNumArgOperands(call) == 1 ? LLVMGetOperand(call, 0) : NULL;
-    if (!n || !LLVMIsAConstantInt(n) || LLVMConstIntGetZExtValue(n) > 63) {
+    bool shaped = LLVMIsACallInst(call) && LLVMGetNumArgOperands(call) == (commit ? 2u : 3u);
+    long long count = shaped ? constant_arg(call, commit ? 1 : 0, 63) : -1;
+    long long queue = shaped ? constant_arg(call, commit ? 0 : 1, UINT32_MAX) : -1;
+    long long n = shaped && !commit ? constant_arg(call, 2, UINT32_MAX) : 0;
+    if (count < 0 || queue < 0 || n < 0) {
       gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "amdgcn.wait-count",
-                   "%s needs a constant count of 0 to 63 (s_waitcnt vmcnt takes an immediate)",
+                   "%s needs a constant count of 0 to 63 (s_waitcnt vmcnt takes an immediate) and a constant queue",
                    LLVMGetValueName(f));
       return false;
     }
-    unsigned count = (unsigned)LLVMConstIntGetZExtValue(n);
     LLVMPositionBuilderBefore(x->b, call);
-    if (pad) {
-      char text[64 * 40] = "";
-      size_t len = 0;
-      for (unsigned k = 0; k < count; k++)
-        len += (size_t)snprintf(text + len, sizeof text - len, "%sbuffer_load_dword $0, off, $1, 0", k ? "\n\t" : "");
+    char text[64 * 40 + 64] = "";
+    marker(text, sizeof text, !commit, queue, n);
+    size_t len = strlen(text);
+    if (commit && count == 0) {
+      snprintf(text + len, sizeof text - len, "s_nop 0");
+      asm_call(x, text, "~{memory}", NULL, NULL, 0);
+    } else if (commit) {
+      len += (size_t)snprintf(text + len, sizeof text - len, "s_nop 0");
+      for (long long k = 0; k < count; k++)
+        len += (size_t)snprintf(text + len, sizeof text - len, "\n\tbuffer_load_dword $0, off, $1, 0");
       LLVMTypeRef i32 = LLVMInt32TypeInContext(x->c), v4 = LLVMVectorType(i32, 4);
       LLVMTypeRef type = LLVMFunctionType(i32, &v4, 1, 0);
       const char *constraints = "=v,s,~{memory}";
@@ -130,8 +177,7 @@ static bool rewrite_counted(ctx *x, LLVMValueRef f, bool pad, gac_diag *diag) {
       LLVMValueRef null = LLVMConstNull(v4);
       LLVMBuildCall2(x->b, type, a, &null, 1, "");
     } else {
-      char text[48];
-      snprintf(text, sizeof text, "s_waitcnt vmcnt(%u)", count);
+      snprintf(text + len, sizeof text - len, "s_waitcnt vmcnt(%lld)", count);
       asm_call(x, text, "~{memory}", NULL, NULL, 0);
     }
     LLVMInstructionEraseFromParent(call);
@@ -150,8 +196,8 @@ bool gac_amdgcn_define_builtins(LLVMModuleRef mod, const char *mcpu, gac_diag *d
     const char *name = LLVMGetValueName(f);
     if (!LLVMIsDeclaration(f))
       continue;
-    if (strcmp(name, GAC_AMDGCN_WAIT_VM) == 0 || strcmp(name, GAC_AMDGCN_VM_PAD) == 0) {
-      ok = rewrite_counted(&x, f, strcmp(name, GAC_AMDGCN_VM_PAD) == 0, diag) && ok;
+    if (strcmp(name, GAC_AMDGCN_WAIT_VM) == 0 || strcmp(name, GAC_AMDGCN_COMMIT) == 0) {
+      ok = rewrite_counted(&x, f, strcmp(name, GAC_AMDGCN_COMMIT) == 0, diag) && ok;
     } else if (strncmp(name, GAC_AMDGCN_LDS_LOAD_PREFIX, prefix) == 0) {
       if (!define_lds_load(&x, f, (unsigned)atoi(name + prefix))) {
         gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "amdgcn.lds-load",

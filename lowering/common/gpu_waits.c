@@ -32,16 +32,18 @@
  * 0 when unknown; a join keeps the smaller), and X is the weight of the
  * commits newer than q's (N+1)-th plus the loads issued since the newest:
  * at least the loads in flight that may stay so. Other loads and stores
- * in flight only make the wait stricter. Commits become nothing, waits
- * __gac_amdgcn_wait_vm(X) and a barrier (docs/AMDGCN.md).
+ * in flight only make the wait stricter. Commits become their marker
+ * (__gac_amdgcn_commit(q, 0)), waits __gac_amdgcn_wait_vm(X, q, N) and a
+ * barrier: the markers say what the source waits for, and gac-isa-check
+ * checks X against the machine code's loads (docs/AMDGCN.md).
  *
  * An empty group (a commit of the null event: the pipeliner's skipped
  * async statement when a loop runs fewer times than it has stages) would
  * weigh 0, and at the join with the full one the weight would fall to 0
  * for every wait after it. So, where all other commits of its queue weigh
  * the same K, an empty commit issues K loads that do nothing
- * (__gac_amdgcn_vm_pad: buffer loads through a null descriptor, out of
- * range: no memory access, but counted in vmcnt) and weighs K too. */
+ * (__gac_amdgcn_commit(q, K): buffer loads through a null descriptor, out
+ * of range: no memory access, but counted in vmcnt) and weighs K too. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -227,6 +229,9 @@ typedef struct rewrite {
   uint32_t split;   /* In Flight one of two constants: the first (an id), */
   uint32_t count2;  /* and M for the other (count: for the first) */
   bool drain;       /* a wait on cp.async (or bulk) loads */
+  /* AMDGCN's markers (docs/AMDGCN.md): the queue and In Flight (for the
+   * first and the other constant), GAC_AMDGCN_ANY where not known */
+  uint32_t queue, n, n2;
 } rewrite;
 
 /* M for AsyncWait w->inst in state h. clang-15 merges the waits of an
@@ -238,8 +243,10 @@ static void wait_counts(const gac_lowering *L, rewrite *w, const history *h) {
   uint32_t in_flight = w->inst->words[GAC_PIPELINE_VALUE_WORD];
   if (!lower_known(L, w->inst->words[GAC_PIPELINE_QUEUE_WORD], &q))
     return;
+  w->queue = (uint32_t)q;
   if (lower_known(L, in_flight, &n)) {
     w->count = count_for(q, n, h);
+    w->n = (uint32_t)n;
     return;
   }
   const gac_inst *def = gac_def(L->m, in_flight);
@@ -262,10 +269,12 @@ static void wait_counts(const gac_lowering *L, rewrite *w, const history *h) {
     return;
   lower_known(L, values[0], &n);
   w->count = count_for(q, n, h);
+  w->n = (uint32_t)n;
   if (distinct == 2) {
     w->split = values[0];
     lower_known(L, values[1], &n);
     w->count2 = count_for(q, n, h);
+    w->n2 = (uint32_t)n;
   }
 }
 
@@ -281,6 +290,24 @@ void lower_ptx_call(gac_lowering *L, gac_builder *b, const char *name, unsigned 
 }
 
 static void call0(gac_lowering *L, gac_builder *b, const char *name) { lower_ptx_call(L, b, name, 0, NULL, NULL); }
+
+/* PTX: cp.async.wait_group count. AMDGCN: s_waitcnt vmcnt(count) with the
+ * marker of what it waits for (queue, In Flight n; GAC_AMDGCN_ANY: all),
+ * which gac-isa-check checks the count against. */
+static void wait_call(gac_lowering *L, gac_builder *b, uint32_t count, uint32_t queue, uint32_t n) {
+  gac_module *m = L->m;
+  uint32_t uint = gac_type_int(m, 32, 0), types[3] = {uint, uint, uint};
+  uint32_t args[3] = {gac_constant_int(m, uint, count)};
+  if (!L->amdgcn) {
+    lower_ptx_call(L, b, GAC_PTX_WAIT, 1, types, args);
+    return;
+  }
+  if (n == GAC_AMDGCN_ANY) /* a runtime In Flight: the lowering waits for all */
+    queue = GAC_AMDGCN_ANY;
+  args[1] = gac_constant_int(m, uint, queue);
+  args[2] = gac_constant_int(m, uint, n);
+  lower_ptx_call(L, b, GAC_AMDGCN_WAIT_VM, 3, types, args);
+}
 
 uint32_t lower_ptx_opaque(gac_lowering *L, gac_builder *b, uint32_t x) {
   uint32_t f = gac_require_import_function(L->m, GAC_PTX_OPAQUE, L->size_type, &L->size_type, 1);
@@ -332,16 +359,17 @@ static void rewrite_one(gac_lowering *L, gac_ptx_ring *r, bool bulk_stores, cons
   gac_module *m = L->m;
   gac_builder b = gac_builder_before(m, w->inst);
   uint32_t uint = gac_type_int(m, 32, 0);
-  /* AMDGCN: a commit is nothing, a wait a vmcnt (a wait for all: 0). */
-  const char *wait = L->amdgcn ? GAC_AMDGCN_WAIT_VM : GAC_PTX_WAIT;
+  /* AMDGCN: a commit is its marker (and an empty group's padding), a wait
+   * a vmcnt (a wait for all: 0). */
   if (L->amdgcn && w->op == GAC_ASYNC_COMMIT) {
-    if (w->count) /* an empty group padded to its queue's weight */
-      lower_ptx_call(L, &b, GAC_AMDGCN_VM_PAD, 1, &uint, (uint32_t[]){gac_constant_int(m, uint, w->count)});
+    uint32_t types[2] = {uint, uint};
+    uint32_t args[2] = {gac_constant_int(m, uint, w->queue), gac_constant_int(m, uint, w->count)};
+    lower_ptx_call(L, &b, GAC_AMDGCN_COMMIT, 2, types, args);
     gac_inst_remove(m, w->inst);
     return;
   }
   if (L->amdgcn && w->op != GAC_ASYNC_WAIT && w->drain) {
-    lower_ptx_call(L, &b, wait, 1, &uint, (uint32_t[]){gac_constant_int(m, uint, 0)});
+    wait_call(L, &b, 0, GAC_AMDGCN_ANY, GAC_AMDGCN_ANY);
   } else if (w->op == GAC_ASYNC_COMMIT || w->drain) {
     uint32_t cond = 0;
     if (w->op == GAC_ASYNC_WAIT && w->split)
@@ -355,14 +383,14 @@ static void rewrite_one(gac_lowering *L, gac_ptx_ring *r, bool bulk_stores, cons
       gac_build_ops(&p, SpvOpBranchConditional, 0, 0, GAC_ID(cond), GAC_ID(gac_block_label(yes)),
                     GAC_ID(gac_block_label(no)));
       gac_block *arms[2] = {yes, no};
-      uint32_t counts[2] = {w->count, w->count2};
+      uint32_t counts[2] = {w->count, w->count2}, ns[2] = {w->n, w->n2};
       for (unsigned k = 0; k < 2; k++) {
         gac_builder a = gac_builder_at_end(m, &arms[k]->insts);
-        lower_ptx_call(L, &a, wait, 1, &uint, (uint32_t[]){gac_constant_int(m, uint, counts[k])});
+        wait_call(L, &a, counts[k], w->queue, ns[k]);
         gac_build_ops(&a, SpvOpBranch, 0, 0, GAC_ID(gac_block_label(rest)));
       }
     } else if (w->op == GAC_ASYNC_WAIT) {
-      lower_ptx_call(L, &b, wait, 1, &uint, (uint32_t[]){gac_constant_int(m, uint, w->count)});
+      wait_call(L, &b, w->count, w->queue, w->n);
     } else {
       call0(L, &b, w->op == GAC_ASYNC_COMMIT ? GAC_PTX_COMMIT : GAC_PTX_WAIT_ALL);
     }
@@ -466,13 +494,14 @@ static void lower_function(gac_lowering *L, const bool *committing, bool bulk_st
     history h = in[k];
     gac_foreach_inst(i, &blocks[k]->insts) {
       uint32_t op = gac_async_pipeline_op_of(m, i);
-      rewrite w = {.inst = i, .op = op};
+      rewrite w = {.inst = i, .op = op, .queue = GAC_AMDGCN_ANY, .n = GAC_AMDGCN_ANY, .n2 = GAC_AMDGCN_ANY};
       uint64_t q;
       if (op == GAC_ASYNC_WAIT)
         wait_counts(L, &w, &h);
-      if (L->amdgcn && op == GAC_ASYNC_COMMIT && commits_nothing(m, i) &&
-          lower_known(L, i->words[GAC_PIPELINE_QUEUE_WORD], &q) && q < PAD_QUEUES)
-        w.count = pad.k[q]; /* the loads it is padded with */
+      if (op == GAC_ASYNC_COMMIT && lower_known(L, i->words[GAC_PIPELINE_QUEUE_WORD], &q) && q < GAC_AMDGCN_ANY)
+        w.queue = (uint32_t)q;
+      if (L->amdgcn && op == GAC_ASYNC_COMMIT && commits_nothing(m, i) && w.queue < PAD_QUEUES)
+        w.count = pad.k[w.queue]; /* the loads it is padded with */
       w.drain = op == GAC_ASYNC_WAIT || (i->opcode == SpvOpGroupWaitEvents && wait_may_be_async(m, i));
       step(L, committing, padded, i, &h);
       /* (The warp-specialised handshakes are lower_ptx_warp_specialize.c's.) */

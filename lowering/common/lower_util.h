@@ -65,10 +65,16 @@ bool lower_known_local_size(gac_module *m, const gac_function *f, uint64_t size[
  * path (0 when unknown) (lower_async_copies.c). */
 uint32_t lower_amdgcn_dma_per_wave(gac_lowering *L, const gac_function *f, const gac_inst *copy);
 /* AMDGCN: the calls the LLVM step gives bodies (lowering/amdgcn). */
-#define GAC_AMDGCN_LDS_LOAD_PREFIX "__gac_amdgcn_lds_load_" /* + 1, 2 or 4: (local base, global src) */
-#define GAC_AMDGCN_WAIT_VM "__gac_amdgcn_wait_vm"       /* (uint N), N a constant: s_waitcnt vmcnt(N) */
-#define GAC_AMDGCN_BARRIER "__gac_amdgcn_barrier"       /* (): LDS writes done, s_barrier */
-#define GAC_AMDGCN_VM_PAD "__gac_amdgcn_vm_pad"         /* (uint K), K a constant: K loads that do nothing */
+/* + 1, 2 or 4: (local base, global src, bool lane loads) */
+#define GAC_AMDGCN_LDS_LOAD_PREFIX "__gac_amdgcn_lds_load_"
+/* (uint X, uint queue, uint n), constants: s_waitcnt vmcnt(X), marked as
+ * the wait for all but queue's n newest groups (queue ANY: for all) */
+#define GAC_AMDGCN_WAIT_VM "__gac_amdgcn_wait_vm"
+#define GAC_AMDGCN_BARRIER "__gac_amdgcn_barrier" /* (): LDS writes done, s_barrier */
+/* (uint queue, uint K), constants: the marker of a commit to queue (ANY:
+ * not known), then K loads that do nothing (an empty group's padding) */
+#define GAC_AMDGCN_COMMIT "__gac_amdgcn_commit"
+#define GAC_AMDGCN_ANY 0xffffffffu
 bool lower_global_to_local(const gac_module *m, uint32_t dst, uint32_t src);
 
 /* OpGroupAsyncCopy (OpenCL's 1D async_work_group_(strided_)copy) as the 2D
