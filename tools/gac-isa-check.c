@@ -1,6 +1,7 @@
 /* gac-isa-check: the machine-level vmcnt check of an AMDGCN code object
  * (docs/AMDGCN.md): reads `llvm-objdump-19 -d` of it and, per kernel,
- * gives each LDS read a verdict (tools/isa_vmcnt.c). */
+ * gives each of gac's wait markers and each LDS read a verdict
+ * (tools/isa_vmcnt.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,12 +12,14 @@
 #include "subprocess.h"
 
 static const char usage[] =
-    "Usage: gac-isa-check [--mcpu=gfx90a|gfx942] [--verbose] [--strict] <code.hsaco>\n"
+    "Usage: gac-isa-check [--mcpu=gfx90a|gfx942] [--verbose] [--strict] <code.hsaco | object.o>\n"
     "       gac-isa-check [--verbose] [--strict] --listing <objdump.txt | ->\n"
     "Disassembles the code object with llvm-objdump-19 -d and checks, per wave along each\n"
-    "kernel's CFG, that every LDS read comes after an s_waitcnt vmcnt covering the\n"
-    "LDS-direct loads before it and an s_barrier. Exit: 0 nothing violated, 1 violated\n"
-    "(or, with --strict, cannot decide) or unreadable input, 2 usage.";
+    "kernel's CFG, that every wait gac marked completes the LDS-direct loads it promises\n"
+    "(s_waitcnt vmcnt counted on the loads the machine code issues) and that every LDS read\n"
+    "finds them complete and published by s_barrier: proved, violated or cannot decide\n"
+    "(docs/AMDGCN.md). Exit: 0 nothing violated, 1 violated (or, with --strict, cannot\n"
+    "decide) or unreadable input, 2 usage.";
 
 /* The listing of `path`, malloc'd: llvm-objdump-19's output, or the file itself. */
 static char *listing(const char *path, const char *mcpu, bool is_listing) {
@@ -80,10 +83,11 @@ int main(int argc, char **argv) {
   isa_counts c = {0};
   for (size_t k = 0; k < n; k++)
     isa_check_kernel(&kernels[k], input, verbose, stdout, &c);
-  printf("%s: isa-check: %zu kernels: %zu LDS reads proved, %zu proved if they read no prefetch, %zu violated, "
-         "%zu cannot decide, %zu after no LDS-direct load\n",
-         input, n, c.proved, c.prefetch, c.violated, c.undecided, c.no_dma);
+  printf("%s: isa-check: %zu kernels; waits: %zu proved, %zu violated, %zu cannot decide; LDS reads: %zu proved, "
+         "%zu violated, %zu cannot decide, %zu after no LDS-direct load\n",
+         input, n, c.waits_proved, c.waits_violated, c.waits_undecided, c.proved, c.violated, c.undecided, c.no_dma);
   free(text);
   isa_kernels_free(kernels, n);
-  return c.violated || (strict && c.undecided) ? 1 : 0;
+  bool violated = c.violated || c.waits_violated, undecided = c.undecided || c.waits_undecided;
+  return violated || (strict && undecided) ? 1 : 0;
 }

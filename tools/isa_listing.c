@@ -21,16 +21,46 @@ static bool has_lds_operand(const char *ops) {
 }
 
 /* vmcnt of an s_waitcnt: the vmcnt(N) field, or the raw simm16 (gfx9:
- * bits 3:0 and 15:14); 63 (no wait) when the field is absent. */
+ * bits 3:0 and 15:14); 63, the field's largest value, waits for nothing:
+ * 64 then, and when the field is absent. */
 static unsigned wait_vmcnt(const char *ops) {
   const char *v = strstr(ops, "vmcnt(");
+  unsigned n = 64;
   if (v)
-    return (unsigned)strtoul(v + 6, NULL, 10);
-  if (*ops >= '0' && *ops <= '9') {
+    n = (unsigned)strtoul(v + 6, NULL, 10);
+  else if (*ops >= '0' && *ops <= '9') {
     unsigned long imm = strtoul(ops, NULL, 0);
-    return (unsigned)((imm & 0xf) | ((imm >> 10) & 0x30));
+    n = (unsigned)((imm & 0xf) | ((imm >> 10) & 0x30));
   }
-  return 63;
+  return n >= 63 ? 64 : n;
+}
+
+/* A marker's name (see isa_listing.h) into i; false if it is not one. */
+static bool parse_marker(const char *name, isa_inst *i) {
+  if (strncmp(name, "__gac_", 6) != 0)
+    return false;
+  const char *p = name + 6;
+  char *end;
+  i->queue = ISA_ANY_QUEUE;
+  i->n = 0;
+  i->mark = ISA_MARK_BAD;
+  if (strncmp(p, "wall_", 5) == 0) {
+    i->mark = ISA_MARK_WAIT_ALL;
+  } else if (strncmp(p, "cx_", 3) == 0) {
+    i->mark = ISA_MARK_COMMIT;
+  } else if ((*p == 'c' || *p == 'w') && p[1] >= '0' && p[1] <= '9') {
+    unsigned long q = strtoul(p + 1, &end, 10);
+    i->queue = (uint32_t)q;
+    if (*p == 'c' && *end == '_')
+      i->mark = ISA_MARK_COMMIT;
+    else if (*p == 'w' && *end == '_' && end[1] >= '0' && end[1] <= '9') {
+      i->n = (uint32_t)strtoul(end + 1, &end, 10);
+      if (*end == '_')
+        i->mark = ISA_MARK_WAIT;
+    }
+  }
+  snprintf(i->label, sizeof i->label, "%.47s", name);
+  return true;
 }
 
 static isa_kind classify(const char *mn, const char *ops, unsigned *vmcnt) {
@@ -95,7 +125,6 @@ static bool parse_inst(const char *line, isa_inst *out) {
   unsigned long long addr, enc;
   if (sscanf(c + 2, " %llx: %llx", &addr, &enc) != 2)
     return false;
-  memset(out, 0, sizeof *out);
   out->addr = addr;
   snprintf(out->text, sizeof out->text, "%s%s%s", mn, *ops ? " " : "", ops);
   out->kind = classify(mn, ops, &out->vmcnt);
@@ -108,6 +137,7 @@ bool isa_listing_parse(const char *text, isa_kernel **kernels, size_t *n, char *
   *kernels = NULL;
   *n = 0;
   size_t cap = 0;
+  isa_inst pending = {0}; /* a marker waiting for its instruction */
   for (const char *line = text; *line;) {
     const char *end = strchr(line, '\n');
     size_t len = end ? (size_t)(end - line) : strlen(line);
@@ -115,7 +145,13 @@ bool isa_listing_parse(const char *text, isa_kernel **kernels, size_t *n, char *
     snprintf(buf, sizeof buf, "%.*s", (int)(len < sizeof buf ? len : sizeof buf - 1), line);
     unsigned long long addr;
     char name[128];
-    if (sscanf(buf, "%llx <%127[^>]>:", &addr, name) == 2 && buf[0] != '\t') {
+    bool symbol = sscanf(buf, "%llx <%127[^>]>:", &addr, name) == 2 && buf[0] != '\t';
+    if (symbol && *n && strncmp(name, "__gac_", 6) == 0) {
+      if (pending.mark) /* two markers at one address: neither is trusted */
+        pending.mark = ISA_MARK_BAD;
+      else
+        parse_marker(name, &pending);
+    } else if (symbol) {
       if (*n == cap) {
         cap = cap ? 2 * cap : 8;
         isa_kernel *grown = realloc(*kernels, cap * sizeof *grown);
@@ -126,7 +162,8 @@ bool isa_listing_parse(const char *text, isa_kernel **kernels, size_t *n, char *
       memset(&(*kernels)[*n], 0, sizeof **kernels);
       snprintf((*kernels)[(*n)++].name, sizeof name, "%s", name);
     } else if (buf[0] == '\t' && *n) {
-      isa_inst i;
+      isa_inst i = pending;
+      pending = (isa_inst){0};
       if (!parse_inst(buf, &i)) {
         snprintf(err, err_size, "cannot read the line '%s'", buf + 1);
         return false;

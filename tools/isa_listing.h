@@ -22,12 +22,22 @@ typedef enum isa_kind {
   ISA_INDIRECT,   /* s_setpc_b64, s_swappc_b64, s_cbranch_join, ...: control flow not followed */
 } isa_kind;
 
+/* gac's markers (lowering/amdgcn/amdgcn_builtins.c): local symbols at the
+ * instruction they mark, __gac_c<q>_<uid> (a commit to queue q, on an
+ * s_nop 0), __gac_w<q>_<n>_<uid> (a wait for all but q's n newest groups,
+ * on its s_waitcnt), __gac_wall_<uid> (a wait for all); q `x`: any. */
+typedef enum isa_mark { ISA_MARK_NONE, ISA_MARK_COMMIT, ISA_MARK_WAIT, ISA_MARK_WAIT_ALL, ISA_MARK_BAD } isa_mark;
+#define ISA_ANY_QUEUE UINT32_MAX
+
 typedef struct isa_inst {
   uint64_t addr;
   isa_kind kind;
-  unsigned vmcnt;  /* ISA_WAIT */
+  unsigned vmcnt;  /* ISA_WAIT: 64 where it has no vmcnt field (waits for no load) */
   uint64_t target; /* ISA_BRANCH, ISA_CBRANCH */
+  isa_mark mark;   /* the marker at this address, if any */
+  uint32_t queue, n;
   char text[80];   /* mnemonic and operands, for diagnostics */
+  char label[48];  /* the marker's name */
 } isa_inst;
 
 typedef struct isa_kernel {

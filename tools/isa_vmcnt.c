@@ -1,24 +1,34 @@
 /* Per wave, along the kernel's CFG (both ways of every s_cbranch_*, loops
- * to a fixpoint), which LDS-direct loads may still be in flight. A position
- * p in `fly` is a DMA load with p ordered loads (global_load_*,
- * buffer_load_*, the DMA loads and the padding loads) issued after it;
- * `s_waitcnt vmcnt(N)` completes those at p >= N (they retire in order).
- * Stores, atomics, flat and scratch accesses also count in vmcnt but are
- * not counted here: fewer loads after a DMA load only make a wait look
- * weaker, so "complete" stays true on every path. A completed load becomes
- * visible to the other waves at the next s_barrier.
+ * to a fixpoint), whether the machine code keeps the promises of gac's
+ * markers (docs/AMDGCN.md, "The machine-level check").
  *
- * A *batch* is the DMA loads a wave issues between two barriers (gac
- * issues a pipelined step's group so). Verdicts per LDS read:
- *   proved    no DMA load in flight or unpublished on any path;
- *   prefetch  the latest barrier published a wait's loads on every path,
- *             nothing completed is unpublished, and the loads still in
- *             flight are whole batches: safe if the read reads none of
- *             them (multi-buffering, proved on SPIR-V by --check-async;
- *             LDS addresses are not followed here);
- *   cannot decide  otherwise.
- * A wait that on every path completes part of a batch and leaves the rest
- * in flight is violated: it publishes half a group. */
+ * The markers say where the source's commits and waits are: a commit to
+ * queue q closes a group, a wait (q, n) promises that every LDS-direct load
+ * issued before q's (n+1)-th newest commit is complete, and the s_barrier
+ * after it makes them visible to the other waves. What the check counts is
+ * the machine code's own: the DMA loads (global_load_lds_*, ... lds), the
+ * other loads that retire in order with them (global_load_*, buffer_load_*,
+ * gac's padding), the s_waitcnt vmcnt(N) (which completes every load with
+ * N or more ordered loads after it) and the s_barrier. Stores, atomics,
+ * flat and scratch accesses count in vmcnt too but need not retire in
+ * order: they are left out, which only makes a wait look weaker.
+ *
+ * State, per wave: the loads since each of the last SEGS commits
+ * (segments, newest first; older ones folded into a tail), each with the
+ * ranges over paths of its ordered loads, its DMA loads and the ordered
+ * loads after its newest DMA load, and whether its DMA loads are complete
+ * (on every path), published by a barrier (every path), promised by a
+ * wait (some path), or left in flight by a wait that promised them (some
+ * path). A program point holds up to STATES such states: paths with the
+ * same commits and the same segments with and without DMA loads share one
+ * (ranges hulled), others stay apart, so that a padded empty group and a
+ * full one are not mixed; past STATES all are hulled into one.
+ *
+ * `lo_path`: some path has every count at its lower bound at once. On it a
+ * wait(q, n) whose vmcnt(X) leaves a promised DMA load with fewer than X
+ * ordered loads after it does not complete it: violated. Where no such
+ * path is known, "cannot decide". Proved: on every state, every promised
+ * DMA load is complete and published at each LDS read. */
 #include "isa_vmcnt.h"
 
 #include <inttypes.h>
@@ -26,74 +36,247 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { TOP = 63 };
+enum { SEGS = 6, STATES = 32, CAP = 64 }; /* CAP: a count of 64 or more (vmcnt holds 6 bits) */
+/* In `queue`: where a wait for all split the loads (no commit of any queue). */
+#define WAIT_ALL_BOUNDARY (ISA_ANY_QUEUE - 1)
 
-typedef struct vm_state {
-  bool reached;
-  uint64_t fly, starts;  /* may: DMA positions in flight, batch starts (oldest load of a batch) */
-  bool unpub, open;      /* may: completed but unpublished; a DMA load since the last barrier */
-  bool split_may, split; /* the latest completing wait split a batch: on some / every path */
-  bool pub;              /* every path: the latest barrier published completed loads */
-} vm_state;
+typedef struct range {
+  uint8_t lo, hi;
+} range;
 
-static uint64_t shift(uint64_t m) { return (m << 1) | (m & (1ull << TOP)); }
+typedef struct seg {
+  range n, d, t;  /* ordered loads; DMA loads; ordered loads after the newest DMA load (n where none) */
+  bool done, pub; /* every path: its DMA loads complete; and published by s_barrier */
+  bool unmet;     /* some path: promised by a wait, and not yet complete and published */
+  bool viol;      /* some path: the wait that promised them left one in flight */
+} seg;
 
-static bool join(vm_state *d, const vm_state *s) {
-  if (!d->reached) {
-    *d = *s;
-    return true;
+typedef struct state {
+  uint8_t len;              /* segments: s[0] since the newest commit, s[k] before commit k-1 */
+  bool tail, lo_path;       /* s[len]: older history, folded */
+  uint32_t queue[SEGS];     /* queue[k]: the commit between s[k] and s[k+1] */
+  seg s[SEGS + 1];
+} state;
+
+typedef struct set {
+  unsigned n;
+  bool reached, merged; /* merged: past STATES once, one state for all paths from then on */
+  state st[STATES];
+} set;
+
+static uint8_t sat(unsigned v) { return v > CAP ? CAP : (uint8_t)v; }
+static range radd(range a, range b) { return (range){sat(a.lo + b.lo), sat(a.hi + b.hi)}; }
+static range rhull(range a, range b) { return (range){a.lo < b.lo ? a.lo : b.lo, a.hi > b.hi ? a.hi : b.hi}; }
+static const seg empty_seg = {.done = true, .pub = true};
+
+/* s (newer) and o (older) as one segment. */
+static seg fold(const seg *s, const seg *o) {
+  seg r = {.n = radd(s->n, o->n), .d = radd(s->d, o->d)};
+  range through = radd(s->n, o->t); /* the newest DMA load is o's */
+  r.t = s->d.lo ? s->t : s->d.hi ? rhull(s->t, through) : through;
+  r.done = s->done && o->done;
+  r.pub = s->pub && o->pub;
+  r.unmet = s->unmet || o->unmet;
+  r.viol = s->viol || o->viol;
+  return r;
+}
+
+static void commit(state *st, uint32_t q) {
+  if (st->len == SEGS) { /* the oldest segment joins the tail */
+    st->s[SEGS - 1] = st->tail ? fold(&st->s[SEGS - 1], &st->s[SEGS]) : st->s[SEGS - 1];
+    st->tail = true;
+    st->len--;
   }
-  vm_state o = *d;
-  d->fly |= s->fly;
-  d->starts |= s->starts;
-  d->unpub |= s->unpub;
-  d->open |= s->open;
-  d->split_may |= s->split_may;
-  d->split &= s->split;
-  d->pub &= s->pub;
-  return memcmp(&o, d, sizeof o) != 0;
+  memmove(&st->s[1], &st->s[0], (st->len + (st->tail ? 1 : 0)) * sizeof st->s[0]);
+  memmove(&st->queue[1], &st->queue[0], st->len * sizeof st->queue[0]);
+  st->s[0] = empty_seg;
+  st->queue[0] = q;
+  st->len++;
 }
 
-/* Whether completing the positions >= n splits a batch. */
-static bool splits(uint64_t fly, uint64_t starts, unsigned n) {
-  uint64_t keep = n > TOP ? ~0ull : (1ull << n) - 1, done = fly & ~keep, left = fly & keep;
-  if (!done || !left)
-    return false;
-  unsigned young_done = (unsigned)__builtin_ctzll(done), old_left = 63u - (unsigned)__builtin_clzll(left);
-  uint64_t between = ((young_done >= 64 ? ~0ull : (1ull << young_done) - 1)) & ~((1ull << old_left) - 1);
-  return (starts & between) == 0;
+static unsigned segs(const state *st) { return st->len + (st->tail ? 1 : 0); }
+
+/* The fewest ordered loads after segment k's newest DMA load. */
+static unsigned min_after(const state *st, unsigned k) {
+  unsigned p = st->s[k].t.lo;
+  for (unsigned j = 0; j < k; j++)
+    p += st->s[j].n.lo;
+  return p;
 }
 
-static void transfer(vm_state *s, const isa_inst *i) {
+/* s_waitcnt vmcnt(x) (x 64: no wait for loads). */
+static void wait(state *st, unsigned x) {
+  for (unsigned k = 0; x < CAP && k < segs(st); k++)
+    if (st->s[k].d.hi && !st->s[k].done && min_after(st, k) >= x) {
+      st->s[k].done = true;
+      st->s[k].viol = false;
+      st->s[k].unmet &= !st->s[k].pub;
+    }
+}
+
+typedef enum verdict { V_NONE, V_PROVED, V_UNDECIDED, V_VIOLATED } verdict;
+
+/* The promise of a wait marker: the segments before q's (n+1)-th newest
+ * commit (all where q is any), marked as promised; its verdict on st. */
+static verdict promise(state *st, const isa_inst *i) {
+  unsigned first = 1, seen = 0, k;
+  if (i->mark == ISA_MARK_WAIT_ALL) {
+    commit(st, WAIT_ALL_BOUNDARY); /* all before it, and not what comes after */
+  } else {
+    for (k = 0; k < st->len - 1u && st->len; k++)
+      if ((st->queue[k] == i->queue || st->queue[k] == ISA_ANY_QUEUE) && ++seen == i->n + 1)
+        break;
+    first = st->len && k < st->len - 1u ? k + 1 : st->len; /* not found: only the tail may hold it */
+  }
+  verdict v = V_NONE;
+  for (k = first; k < segs(st); k++) {
+    seg *s = &st->s[k];
+    if (!s->d.hi)
+      continue;
+    s->unmet |= !(s->done && s->pub);
+    if (s->done) {
+      v = v > V_PROVED ? v : V_PROVED;
+    } else if (st->lo_path && s->d.lo && k < st->len) {
+      s->viol = true;
+      v = V_VIOLATED;
+    } else {
+      v = v > V_UNDECIDED ? v : V_UNDECIDED;
+    }
+  }
+  return v == V_NONE ? V_PROVED : v;
+}
+
+static void transfer(state *st, const isa_inst *i) {
+  seg *s = &st->s[0];
   switch (i->kind) {
   case ISA_DMA:
-    s->fly = shift(s->fly) | 1;
-    s->starts = shift(s->starts) | (s->open ? 0 : 1);
-    s->open = true;
+    s->n = radd(s->n, (range){1, 1});
+    s->d = radd(s->d, (range){1, 1});
+    s->t = (range){0, 0};
+    s->done = s->pub = false;
     break;
   case ISA_LOAD:
-    s->fly = shift(s->fly);
-    s->starts = shift(s->starts);
+    s->n = radd(s->n, (range){1, 1});
+    s->t = radd(s->t, (range){1, 1});
     break;
-  case ISA_WAIT: {
-    uint64_t keep = i->vmcnt > TOP ? ~0ull : (1ull << i->vmcnt) - 1;
-    if (s->fly & ~keep) {
-      s->split = s->split_may = splits(s->fly, s->starts, i->vmcnt);
-      s->unpub = true;
-      s->fly &= keep;
-      s->starts &= keep;
-      if (s->fly && !(s->starts & ~((1ull << (63u - (unsigned)__builtin_clzll(s->fly))) - 1)))
-        s->starts |= 1ull << (63u - (unsigned)__builtin_clzll(s->fly)); /* the part left is a batch */
-    }
+  case ISA_WAIT:
+    wait(st, i->vmcnt);
     break;
-  }
   case ISA_BARRIER:
-    s->pub = s->unpub;
-    s->unpub = s->open = false;
+    for (unsigned k = 0; k < segs(st); k++) {
+      st->s[k].pub |= st->s[k].done;
+      st->s[k].unmet &= !st->s[k].done;
+    }
     break;
   default:
     break;
   }
+}
+
+/* Before instruction i: its marker (a wait's promise comes after its own
+ * s_waitcnt, in after_mark). */
+static void before(state *st, const isa_inst *i) {
+  if (i->mark == ISA_MARK_COMMIT)
+    commit(st, i->queue);
+}
+
+static bool same_key(const state *a, const state *b) {
+  if (a->len != b->len || a->tail != b->tail || memcmp(a->queue, b->queue, a->len * sizeof a->queue[0]))
+    return false;
+  for (unsigned k = 0; k < segs(a); k++)
+    if ((a->s[k].d.lo > 0) != (b->s[k].d.lo > 0) || (a->s[k].d.hi > 0) != (b->s[k].d.hi > 0))
+      return false;
+  return true;
+}
+
+/* Whether a's lower bounds are all at most b's. */
+static bool below(const state *a, const state *b) {
+  for (unsigned k = 0; k < segs(a); k++)
+    if (a->s[k].n.lo > b->s[k].n.lo || a->s[k].d.lo > b->s[k].d.lo || a->s[k].t.lo > b->s[k].t.lo)
+      return false;
+  return true;
+}
+
+static seg seg_hull(const seg *a, const seg *b) {
+  return (seg){.n = rhull(a->n, b->n), .d = rhull(a->d, b->d), .t = rhull(a->t, b->t), .done = a->done && b->done,
+               .pub = a->pub && b->pub, .unmet = a->unmet || b->unmet, .viol = a->viol || b->viol};
+}
+
+/* d := d hulled with s, same key. */
+static void hull(state *d, const state *s) {
+  bool lo_path = below(d, s) ? d->lo_path : below(s, d) ? s->lo_path : false;
+  for (unsigned k = 0; k < segs(d); k++)
+    d->s[k] = seg_hull(&d->s[k], &s->s[k]);
+  d->lo_path = lo_path;
+}
+
+/* d := d hulled with s, any keys: aligned newest first, the rest folded
+ * into the tail; commits that differ become commits to any queue. */
+static void hull_any(state *d, const state *s) {
+  state a = *d, b = *s;
+  unsigned len = a.len < b.len ? a.len : b.len;
+  for (state *x = &a; x; x = x == &a ? &b : NULL) {
+    while (x->len > len) { /* fold the oldest segment into the tail */
+      x->s[x->len - 1] = x->tail ? fold(&x->s[x->len - 1], &x->s[x->len]) : x->s[x->len - 1];
+      x->tail = true;
+      x->len--;
+    }
+  }
+  if (a.tail != b.tail) { /* one has no older history: an empty tail */
+    state *x = a.tail ? &b : &a;
+    x->s[x->len] = empty_seg;
+    x->tail = true;
+  }
+  for (unsigned k = 0; k + 1 < len; k++)
+    if (a.queue[k] != b.queue[k])
+      a.queue[k] = ISA_ANY_QUEUE;
+  for (unsigned k = 0; k < segs(&a); k++)
+    a.s[k] = seg_hull(&a.s[k], &b.s[k]);
+  a.lo_path = false;
+  *d = a;
+}
+
+static bool seg_eq(const seg *a, const seg *b) {
+  return a->n.lo == b->n.lo && a->n.hi == b->n.hi && a->d.lo == b->d.lo && a->d.hi == b->d.hi &&
+         a->t.lo == b->t.lo && a->t.hi == b->t.hi && a->done == b->done && a->pub == b->pub && a->unmet == b->unmet &&
+         a->viol == b->viol;
+}
+
+static bool state_eq(const state *a, const state *b) {
+  if (!same_key(a, b) || a->lo_path != b->lo_path)
+    return false;
+  for (unsigned k = 0; k < segs(a); k++)
+    if (!seg_eq(&a->s[k], &b->s[k]))
+      return false;
+  return true;
+}
+
+/* d := d joined with s; true if d changed. */
+static bool join_state(set *d, const state *s) {
+  d->reached = true;
+  state o = d->st[0];
+  if (d->merged) {
+    hull_any(&d->st[0], s);
+    return !state_eq(&o, &d->st[0]);
+  }
+  for (unsigned k = 0; k < d->n; k++) {
+    if (same_key(&d->st[k], s)) {
+      o = d->st[k];
+      hull(&d->st[k], s);
+      return !state_eq(&o, &d->st[k]);
+    }
+  }
+  if (d->n < STATES) {
+    d->st[d->n++] = *s;
+    return true;
+  }
+  /* too many: all in one */
+  for (unsigned k = 1; k < d->n; k++)
+    hull_any(&d->st[0], &d->st[k]);
+  hull_any(&d->st[0], s);
+  d->n = 1;
+  d->merged = true;
+  return true;
 }
 
 typedef struct flow {
@@ -111,12 +294,29 @@ static flow successors(const isa_kernel *k, size_t at) {
   return f;
 }
 
+/* A wait's promise is checked after its own s_waitcnt: where the marker
+ * sits on another instruction (the wait was taken out), before it. */
+static bool promise_after(const isa_inst *i) { return i->kind == ISA_WAIT; }
+
+/* State st through instruction i (marker, instruction, promise). */
+static void step(state *st, const isa_inst *i) {
+  before(st, i);
+  bool is_wait = i->mark == ISA_MARK_WAIT || i->mark == ISA_MARK_WAIT_ALL;
+  if (is_wait && !promise_after(i))
+    promise(st, i);
+  transfer(st, i);
+  if (is_wait && promise_after(i))
+    promise(st, i);
+}
+
 /* The fixpoint; false if a branch leaves the kernel or control flow is indirect. */
-static bool solve(const isa_kernel *k, vm_state *in, const char **why) {
+static bool solve(const isa_kernel *k, set *in, const char **why) {
   size_t *work = malloc(k->n * sizeof *work), top = 0;
   bool *queued = calloc(k->n, sizeof *queued), ok = work && queued;
   if (ok && k->n) {
-    in[0] = (vm_state){.reached = true};
+    in[0].reached = true;
+    in[0].n = 1;
+    in[0].st[0] = (state){.len = 1, .lo_path = true, .s = {empty_seg}};
     work[top++] = 0;
     queued[0] = true;
   }
@@ -128,17 +328,20 @@ static bool solve(const isa_kernel *k, vm_state *in, const char **why) {
       ok = false;
       break;
     }
-    vm_state out = in[at];
-    transfer(&out, &k->insts[at]);
     flow f = successors(k, at);
-    for (unsigned j = 0; j < f.n; j++) {
+    for (unsigned j = 0; j < f.n && ok; j++)
       if (f.succ[j] == SIZE_MAX) {
         *why = "a branch target outside the kernel";
         ok = false;
-      } else if (join(&in[f.succ[j]], &out) && !queued[f.succ[j]]) {
-        queued[f.succ[j]] = true;
-        work[top++] = f.succ[j];
       }
+    for (unsigned s = 0; s < in[at].n && ok; s++) {
+      state out = in[at].st[s];
+      step(&out, &k->insts[at]);
+      for (unsigned j = 0; j < f.n; j++)
+        if (join_state(&in[f.succ[j]], &out) && !queued[f.succ[j]]) {
+          queued[f.succ[j]] = true;
+          work[top++] = f.succ[j];
+        }
     }
   }
   free(work);
@@ -146,57 +349,97 @@ static bool solve(const isa_kernel *k, vm_state *in, const char **why) {
   return ok;
 }
 
-static void report_read(const isa_kernel *k, size_t at, const vm_state *s, const char *where, bool verbose, FILE *out,
-                        isa_counts *c) {
-  const isa_inst *i = &k->insts[at];
-  if (!s->reached || (!s->fly && !s->unpub && !s->open)) {
-    c->no_dma++;
-    return;
+/* An LDS read's verdict on one state: every promised DMA load complete and
+ * published (V_NONE if no DMA load is in the state at all). */
+static verdict read_verdict(const state *st, unsigned *in_flight) {
+  verdict v = V_NONE;
+  for (unsigned k = 0; k < segs(st); k++) {
+    const seg *s = &st->s[k];
+    if (!s->d.hi)
+      continue;
+    v = v > V_PROVED ? v : V_PROVED;
+    if (!s->done)
+      *in_flight += 1;
+    if (s->unmet)
+      v = s->viol ? V_VIOLATED : v > V_UNDECIDED ? v : V_UNDECIDED;
   }
-  if (!s->fly && !s->unpub) {
-    c->proved++;
-    if (verbose)
-      fprintf(out, "%s: remark: %s+0x%" PRIx64 ": proved: %s after every LDS-direct load is waited for and published by s_barrier [IsaCheck.Proved]\n",
-              where, k->name, i->addr, i->text);
-  } else if (!s->unpub && s->pub && !s->split_may) {
-    c->prefetch++;
-    if (verbose)
-      fprintf(out, "%s: remark: %s+0x%" PRIx64 ": proved if it reads no prefetch: %s after a wait and s_barrier that publish whole batches; %d LDS-direct loads may stay in flight [IsaCheck.Prefetch]\n",
-              where, k->name, i->addr, i->text, __builtin_popcountll(s->fly));
-  } else {
-    c->undecided++;
-    const char *why = s->unpub ? "a completed LDS-direct load is not yet published by s_barrier on some path"
-                      : !s->pub ? "the latest s_barrier published no waited-for LDS-direct load on some path"
-                                : "a wait may have split a batch of LDS-direct loads";
-    fprintf(out, "%s: warning: %s+0x%" PRIx64 ": cannot decide: %s: %s [IsaCheck.Undecided]\n", where, k->name, i->addr,
-            i->text, why);
-  }
+  return v;
 }
 
+static const char *const words[] = {[V_PROVED] = "proved", [V_UNDECIDED] = "cannot decide", [V_VIOLATED] = "violated"};
+
 void isa_check_kernel(const isa_kernel *k, const char *where, bool verbose, FILE *out, isa_counts *c) {
-  vm_state *in = calloc(k->n ? k->n : 1, sizeof *in);
+  set *in = calloc(k->n ? k->n : 1, sizeof *in);
   const char *why = "out of memory";
-  if (!in || !solve(k, in, &why)) {
-    for (size_t at = 0; at < k->n; at++)
-      if (k->insts[at].kind == ISA_LDS_READ)
-        c->undecided++;
-    fprintf(out, "%s: warning: %s: cannot decide any LDS read: %s [IsaCheck.Undecided]\n", where, k->name, why);
+  size_t bad = 0;
+  for (size_t at = 0; at < k->n; at++) {
+    const isa_inst *i = &k->insts[at];
+    if (i->mark == ISA_MARK_BAD || (i->mark == ISA_MARK_COMMIT && strncmp(i->text, "s_nop", 5) != 0)) {
+      fprintf(out, "%s: warning: %s+0x%" PRIx64 ": the marker %s is not one gac emits, or not on its instruction (%s) [IsaCheck.Marker]\n",
+              where, k->name, i->addr, i->label, i->text);
+      bad++;
+    }
+  }
+  if (!in || bad || !solve(k, in, &why)) {
+    for (size_t at = 0; at < k->n; at++) {
+      c->undecided += k->insts[at].kind == ISA_LDS_READ;
+      c->waits_undecided += k->insts[at].mark == ISA_MARK_WAIT || k->insts[at].mark == ISA_MARK_WAIT_ALL;
+    }
+    fprintf(out, "%s: warning: %s: cannot decide any LDS read: %s [IsaCheck.Undecided]\n", where, k->name,
+            bad ? "its markers cannot be trusted" : why);
     free(in);
     return;
   }
   for (size_t at = 0; at < k->n; at++) {
     const isa_inst *i = &k->insts[at];
-    if (i->kind == ISA_LDS_READ)
-      report_read(k, at, &in[at], where, verbose, out, c);
-    if (i->kind == ISA_WAIT && in[at].reached) {
-      vm_state after = in[at];
-      transfer(&after, i);
-      if (after.split && (in[at].fly & ~(i->vmcnt > TOP ? ~0ull : (1ull << i->vmcnt) - 1))) {
-        c->violated++;
-        fprintf(out, "%s: error: %s+0x%" PRIx64 ": violated: %s completes part of a batch of LDS-direct loads and leaves the rest in flight on every path [IsaCheck.Violated]\n",
-                where, k->name, i->addr, i->text);
+    if (!in[at].reached)
+      continue;
+    if (i->mark == ISA_MARK_WAIT || i->mark == ISA_MARK_WAIT_ALL) {
+      verdict v = V_PROVED;
+      for (unsigned s = 0; s < in[at].n; s++) {
+        state st = in[at].st[s];
+        before(&st, i);
+        if (promise_after(i))
+          transfer(&st, i);
+        verdict w = promise(&st, i);
+        v = w > v ? w : v;
       }
+      c->waits_proved += v == V_PROVED;
+      c->waits_violated += v == V_VIOLATED;
+      c->waits_undecided += v == V_UNDECIDED;
+      if (v != V_PROVED || verbose)
+        fprintf(out, "%s: %s: %s+0x%" PRIx64 ": %s: %s%s (%s): %s [IsaCheck.Wait]\n", where,
+                v == V_VIOLATED ? "error" : v == V_UNDECIDED ? "warning" : "remark", k->name, i->addr, words[v],
+                i->kind == ISA_WAIT ? "" : "no s_waitcnt at ", i->text, i->label,
+                v == V_PROVED      ? "every LDS-direct load it promises is complete on every path"
+                : v == V_VIOLATED ? "it leaves an LDS-direct load it promises in flight on a path"
+                                  : "a load it promises may be in flight on some path");
     }
+    if (i->kind != ISA_LDS_READ)
+      continue;
+    verdict v = V_NONE;
+    unsigned in_flight = 0;
+    for (unsigned s = 0; s < in[at].n; s++) {
+      state st = in[at].st[s];
+      before(&st, i);
+      verdict r = read_verdict(&st, &in_flight);
+      v = r > v ? r : v;
+    }
+    if (v == V_NONE) {
+      c->no_dma++;
+      continue;
+    }
+    c->proved += v == V_PROVED;
+    c->violated += v == V_VIOLATED;
+    c->undecided += v == V_UNDECIDED;
+    if (v != V_PROVED || verbose)
+      fprintf(out, "%s: %s: %s+0x%" PRIx64 ": %s: %s: %s [IsaCheck.Read]\n", where,
+              v == V_VIOLATED ? "error" : v == V_UNDECIDED ? "warning" : "remark", k->name, i->addr, words[v], i->text,
+              v == V_PROVED ? (in_flight ? "every LDS-direct load the waits before it promise is complete and published; "
+                                           "groups they do not promise may stay in flight"
+                                         : "every LDS-direct load before it is complete and published")
+              : v == V_VIOLATED ? "a wait before it left an LDS-direct load it promised in flight"
+                                : "an LDS-direct load a wait promised may be in flight or unpublished on some path");
   }
   free(in);
 }

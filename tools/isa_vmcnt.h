@@ -8,11 +8,12 @@
 #include "isa_listing.h"
 
 typedef struct isa_counts {
-  size_t proved, prefetch, violated, undecided, no_dma;
+  size_t proved, violated, undecided, no_dma;         /* LDS reads */
+  size_t waits_proved, waits_violated, waits_undecided; /* gac's wait markers */
 } isa_counts;
 
-/* Reports each LDS read and each wait that splits a batch to out (proved
- * ones only when verbose), prefixed with `where`; adds to counts. */
+/* Reports each wait marker and each LDS read to out (proved ones only when
+ * verbose), prefixed with `where`; adds to counts. */
 void isa_check_kernel(const isa_kernel *k, const char *where, bool verbose, FILE *out, isa_counts *counts);
 
 #endif
