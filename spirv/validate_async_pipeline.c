@@ -421,6 +421,19 @@ static void check_launch(checker *c, const warp_function *w) {
   if (!constant_operand(m, w->ws, GAC_WS_CONSUMERS_WORD, &consumers) || !in_range(&r[0], consumers) ||
       !constant_operand(m, w->ws, GAC_WS_PRODUCERS_WORD, &producers) || !in_range(&r[1], producers))
     return;
+  /* Where: the consumers' code begins with it, in the block that the
+   * branch splitting the work-group enters for them (the other target
+   * begins the producer's code; lowering/ptx/lower_ptx_warp_specialize.c). */
+  uint32_t label = gac_block_label(gac_inst_block(w->ws));
+  bool split = false;
+  gac_foreach_block(b, w->f) {
+    const gac_inst *t = gac_block_terminator(b);
+    split |= t && t->opcode == SpvOpBranchConditional && t->num_words > 3 && t->words[3] == label &&
+             t->words[2] != label;
+  }
+  if (!split)
+    report(c, w->ws, RULE("WarpSpecialize"), "must begin the consumers' code: its block is the false target of the "
+           "OpBranchConditional that splits the work-group (the true target begins the producer warp's)");
   /* The kernel: f's entry point, or the one that calls f (llvm-spirv-15
    * wraps each kernel's body in an entry point that calls it). */
   const gac_inst *entry = NULL, *size = NULL;

@@ -156,6 +156,7 @@ typedef struct checker {
   bool *escaped; /* by id: a Function variable whose address goes where the checker cannot follow */
   uint8_t *starts;  /* by function id: 0 not asked yet, 1 starts no copies, 2 may start some */
   uint8_t *touches; /* by function id: the same for using a Workgroup variable */
+  uint8_t *pipe_var; /* by id: a buffer of a warp-specialised Pipe, which check_async_pipes.c checks */
   access *acc;
   unsigned nacc;
   bool any_copy;
@@ -1723,6 +1724,8 @@ static void report(checker *c, const access *a) {
     if (a->in[k].evaluated && (!a->in[ctx].evaluated || a->in[k].verdict >= a->in[ctx].verdict))
       ctx = k;
   const finding *fd = &a->in[ctx];
+  if (a->buffer >= 0 && c->buffers[a->buffer].root < c->m->bound && c->pipe_var[c->buffers[a->buffer].root])
+    return; /* a warp-specialised pipe's: check_async_pipes.c gave it its verdict */
   describe_place(c, a->buffer, fd->as_read, what, sizeof what);
   gac_severity undecided = c->opt->strict ? GAC_ERROR : GAC_WARNING;
   if (fd->verdict == GAC_CHECK_PROVED) {
@@ -1917,6 +1920,8 @@ static void mark_loops_that_copy(checker *c) {
 }
 
 static void check_function(checker *c, gac_function *f) {
+  memset(c->pipe_var, 0, c->m->bound ? c->m->bound : 1);
+  ca_check_pipes(c->m, f, c->opt, c->diag, c->counts, c->pipe_var);
   ca_cfg_build(&c->cfg, c->m, f);
   c->kernel = distinct_parameters(c->m, f->def->result_id, 0);
   ca_local_size(c->m, f->def->result_id, c->local_size);
@@ -1997,7 +2002,8 @@ void gac_check_async(const gac_module *m, const gac_check_async_options *options
   memset(c.counts, 0, sizeof *c.counts);
   c.starts = calloc(m->bound ? m->bound : 1, 1);
   c.touches = calloc(m->bound ? m->bound : 1, 1);
-  if (!c.starts || !c.touches)
+  c.pipe_var = calloc(m->bound ? m->bound : 1, 1);
+  if (!c.starts || !c.touches || !c.pipe_var)
     abort();
   gac_foreach_function(f, (gac_module *)m) {
     if (f->first_block)
@@ -2005,6 +2011,7 @@ void gac_check_async(const gac_module *m, const gac_check_async_options *options
   }
   free(c.starts);
   free(c.touches);
+  free(c.pipe_var);
 }
 
 bool gac_check_async_pass(gac_module *m, const char *arg, gac_diag *diag) {

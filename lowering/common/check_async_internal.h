@@ -44,6 +44,14 @@ typedef struct ca_cfg {
 } ca_cfg;
 
 void ca_cfg_build(ca_cfg *c, const gac_module *m, gac_function *f);
+
+/* Warp-specialised functions (check_async_pipes.c): verdicts for the
+ * accesses to the Pipes' buffers from the handshakes; marks those buffers
+ * in pipe_var (by id). False if f is not warp-specialised. */
+struct gac_check_async_options;
+struct gac_check_async_counts;
+bool ca_check_pipes(const gac_module *m, gac_function *f, const struct gac_check_async_options *opt, gac_diag *diag,
+                    struct gac_check_async_counts *counts, uint8_t *pipe_var);
 void ca_cfg_free(ca_cfg *c);
 /* The block index of inst, or -1. */
 int ca_block_of(const ca_cfg *c, const gac_inst *inst);
