@@ -33,7 +33,7 @@ static void usage(FILE *out) {
         "  --emit=KIND      What to write: raised (default: the module gac-opt takes),\n"
         "                   lowered[=STRATEGY] (core SPIR-V for OpenCL; STRATEGY as for\n"
         "                   gac-opt --lower-async-copies=opencl,strategy=, default\n"
-        "                   cooperative), ptx (with --sm=80|90), amdgcn (with\n"
+        "                   cooperative), ptx (with --sm=80|90|90,warp-specialize), amdgcn (with\n"
         "                   --mcpu=gfx90a|gfx942; a code object if -o ends in .hsaco).\n"
         "                   -cl-fast-relaxed-math also selects fast math for ptx/amdgcn.\n"
         "  -m32             A 32-bit device (spir); default 64-bit (spir64).\n"
@@ -71,6 +71,7 @@ int main(int argc, char **argv) {
   const char *emit = "raised", *mcpu = "gfx90a";
   bool raw = false, m32 = false, pipeline = false, fast_math = false;
   unsigned sm = 80;
+  bool warp_specialize = false; /* --sm=90,warp-specialize */
   char *user[MAX_ARGS];
   unsigned n_user = 0;
   for (int i = 1; i < argc; i++) {
@@ -94,8 +95,9 @@ int main(int argc, char **argv) {
           strcmp(emit, "amdgcn") != 0)
         return usage_error("unknown output kind (raised, lowered[=S], ptx, amdgcn): ", a);
     } else if (strncmp(a, "--sm=", 5) == 0) {
-      if (strcmp(a + 5, "80") != 0 && strcmp(a + 5, "90") != 0)
-        return usage_error("expected --sm=80 or 90: ", a);
+      warp_specialize = strcmp(a + 5, "90,warp-specialize") == 0;
+      if (strcmp(a + 5, "80") != 0 && strcmp(a + 5, "90") != 0 && !warp_specialize)
+        return usage_error("expected --sm=80, 90 or 90,warp-specialize: ", a);
       sm = (unsigned)atoi(a + 5);
     } else if (strncmp(a, "--mcpu=", 7) == 0) {
       if (strcmp(a + 7, "gfx90a") != 0 && strcmp(a + 7, "gfx942") != 0)
@@ -175,7 +177,8 @@ int main(int argc, char **argv) {
     gac_pass_find(passes[i])->run(m, NULL, &diag);
   gac_validate_options vopts = {.core = true, .target_env = -1};
   ok = m && print_diags(&diag, input) && gac_validate(m, &vopts, &diag) && print_diags(&diag, input);
-  if (ok && pipeline)
+  /* With --sm=90,warp-specialize the PTX step pipelines the loops itself. */
+  if (ok && pipeline && !(warp_specialize && strcmp(emit, "ptx") == 0))
     ok = (gac_pass_find("pipeline-loops")->run(m, NULL, &diag), print_diags(&diag, input));
   if (ok && strncmp(emit, "lowered", 7) == 0) {
     char arg[64];
@@ -187,12 +190,12 @@ int main(int argc, char **argv) {
 #ifndef GAC_HAVE_PTX
     fprintf(stderr, "gac-cc: error: built without LLVM 19 (llvm-19-dev); --emit=%s is not available\n", emit);
     ok = false;
-    (void)sm, (void)mcpu, (void)fast_math;
+    (void)sm, (void)mcpu, (void)fast_math, (void)warp_specialize;
 #else
     char *code = NULL;
     size_t code_size = 0;
     if (strcmp(emit, "ptx") == 0) {
-      gac_ptx_options popts = {.sm = sm, .fast_relaxed_math = fast_math};
+      gac_ptx_options popts = {.sm = sm, .fast_relaxed_math = fast_math, .warp_specialize = warp_specialize};
       ok = gac_emit_ptx(m, &popts, &code, &code_size, &diag);
     } else {
       size_t len = strlen(output);

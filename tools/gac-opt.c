@@ -47,6 +47,8 @@ static void usage(FILE *out) {
         "                      llvm-spirv-15 -r, LLVM 19's NVPTX backend (docs/PTX.md).\n"
         "  --sm=80|90          The PTX target: cp.async groups (80, default) or also\n"
         "                      bulk copies on mbarriers (90).\n"
+        "  --sm=90,warp-specialize  Also annotated loops as a producer warp and\n"
+        "                      consumers (--pipeline-loops=warp-specialize).\n"
         "  --emit=amdgcn       After the passes, write AMDGPU code for every kernel to -o:\n"
         "                      an HSA code object if -o ends in .hsaco (ld.lld-19), else\n"
         "                      assembly (LLVM 19's AMDGPU backend, docs/AMDGCN.md).\n"
@@ -105,6 +107,7 @@ int main(int argc, char **argv) {
   bool validate = false, print = false, core = true, emit_ptx = false, emit_amdgcn = false, skip_validation = false;
   const char *mcpu = "gfx90a";
   unsigned sm = 80;
+  bool warp_specialize = false; /* --sm=90,warp-specialize */
   bool fast_math = false;
   int target_env = -1;
   pass_request passes[MAX_PASSES];
@@ -143,8 +146,9 @@ int main(int argc, char **argv) {
     } else if (strcmp(a, "--fast-relaxed-math") == 0) {
       fast_math = true;
     } else if (strncmp(a, "--sm=", 5) == 0) {
-      if (strcmp(a + 5, "80") != 0 && strcmp(a + 5, "90") != 0)
-        return usage_error("--sm=%s: expected 80 or 90", a + 5);
+      warp_specialize = strcmp(a + 5, "90,warp-specialize") == 0;
+      if (strcmp(a + 5, "80") != 0 && strcmp(a + 5, "90") != 0 && !warp_specialize)
+        return usage_error("--sm=%s: expected 80, 90 or 90,warp-specialize", a + 5);
       sm = (unsigned)atoi(a + 5);
     } else if (strncmp(a, "--target-env=", 13) == 0) {
       target_env = gac_target_env_parse(a + 13);
@@ -232,7 +236,7 @@ int main(int argc, char **argv) {
   if (emit_ptx) {
     char *ptx;
     size_t ptx_size;
-    gac_ptx_options popts = {.sm = sm, .fast_relaxed_math = fast_math};
+    gac_ptx_options popts = {.sm = sm, .fast_relaxed_math = fast_math, .warp_specialize = warp_specialize};
     ok = gac_emit_ptx(m, &popts, &ptx, &ptx_size, &diag);
     if (!report(&diag, source) || !ok || !write_file_atomic(output, ptx, ptx_size))
       status = EXIT_INVALID;

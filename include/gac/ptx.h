@@ -38,6 +38,8 @@ typedef struct gac_ptx_options {
   unsigned sm;            /* 80 or 90 */
   const char *llvm_spirv; /* the llvm-spirv-15 to run; NULL: $GAC_LLVM_SPIRV or "llvm-spirv-15" */
   bool fast_relaxed_math; /* -cl-fast-relaxed-math: libdevice's fast math, denormals flushed */
+  bool warp_specialize;   /* sm_90: annotated loops become a producer warp and consumers
+                             (--pipeline-loops=warp-specialize, before the lowering) */
 } gac_ptx_options;
 
 /* Validates m, lowers its copies and queues for PTX (m is changed), bridges

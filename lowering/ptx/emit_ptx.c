@@ -3,6 +3,7 @@
  * (llvm_nvptx.c). */
 #include <stdlib.h>
 
+#include "gac/pass.h"
 #include "gac/ptx.h"
 #include "llvm_gpu.h"
 #include "ptx_internal.h"
@@ -14,6 +15,17 @@ bool gac_emit_ptx(gac_module *m, const gac_ptx_options *options, char **ptx, siz
     gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "ptx.sm", "sm_%u: the PTX path targets sm_80 and sm_90",
                  options->sm);
     return false;
+  }
+  if (options->warp_specialize) {
+    if (options->sm != 90) {
+      gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "ptx.warp-specialize",
+                   "warp-specialize: the producer warp's mbarrier handshakes need --sm=90");
+      return false;
+    }
+    /* Loops still annotated; those pipelined already keep their schedule. */
+    gac_pass_find("pipeline-loops")->run(m, "warp-specialize", diag);
+    if (gac_diag_has_errors(diag))
+      return false;
   }
   unsigned char *bitcode = NULL;
   size_t bitcode_size = 0;

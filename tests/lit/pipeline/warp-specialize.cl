@@ -14,6 +14,8 @@
 // RUN: gac-opt --print %t.1.ws.spv | FileCheck --check-prefix=IR1 %s
 // RUN: gac-opt --emit=ptx --sm=90 %t.1.ws.spv -o %t.1.ptx
 // RUN: FileCheck --check-prefix=PTX1 %s < %t.1.ptx
+// RUN: gac-opt --emit=ptx --sm=90,warp-specialize %t.1.raised.spv -o %t.1.direct.ptx 2>/dev/null
+// RUN: FileCheck --check-prefix=PTX1 %s < %t.1.direct.ptx
 // RUN: %expect-exit 1 gac-opt --emit=ptx --sm=80 %t.1.ws.spv -o %t.1.sm80.ptx 2>&1 | FileCheck --check-prefix=SM80 %s
 // RUN: %expect-exit 1 gac-opt --lower-async-copies=opencl %t.1.ws.spv -o %t.1.cl.spv 2>&1 | FileCheck --check-prefix=OPENCL %s
 // RUN: %clang-spir -DCASE=2 %s -o %t.2.bc
