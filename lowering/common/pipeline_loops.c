@@ -112,26 +112,6 @@ static unsigned block_index(const pipeliner *P, const gac_inst *i) {
   return (unsigned)gac_cfg_index_of_block(&P->cfg, gac_inst_block(i));
 }
 
-/* Bytes of a type made of scalars, vectors and arrays (a 3-vector as a
- * 4-vector, as OpenCL lays it out); 0 for anything else. */
-static uint64_t type_bytes(const gac_module *m, uint32_t type) {
-  const gac_inst *t = gac_def(m, type);
-  uint64_t n;
-  if (!t)
-    return 0;
-  switch (t->opcode) {
-  case SpvOpTypeInt:
-  case SpvOpTypeFloat: return t->words[2] / 8;
-  case SpvOpTypeVector: return type_bytes(m, t->words[2]) * (t->words[3] == 3 ? 4 : t->words[3]);
-  case SpvOpTypeArray: {
-    const gac_inst *len = gac_def(m, t->words[3]);
-    n = len && len->opcode == SpvOpConstant ? len->words[3] : 0;
-    return n * type_bytes(m, t->words[2]);
-  }
-  default: return 0;
-  }
-}
-
 /* CUDA devices give a kernel at most this much static shared memory. */
 enum { STATIC_LOCAL_LIMIT = 48 * 1024 };
 
@@ -157,7 +137,7 @@ static void say_local_memory(pipeliner *P) {
   for (unsigned k = 0; k < P->num_buffers; k++) {
     const gac_inst *var = gac_def(m, P->buffers[k].var);
     const gac_inst *ptr = var ? gac_def(m, var->type_id) : NULL;
-    uint64_t bytes = ptr ? type_bytes(m, ptr->words[3]) : 0;
+    uint64_t bytes = ptr ? gac_type_bytes(m, ptr->words[3]) : 0;
     after += bytes;
     before += P->buffers[k].versions > 1 ? bytes / P->buffers[k].versions : bytes;
   }
@@ -168,7 +148,7 @@ static void say_local_memory(pipeliner *P) {
     for (gac_operand *u = gac_first_use(m, i->result_id); u && !used; u = u->next_use)
       used = gac_inst_function(u->inst) == P->f;
     const gac_inst *ptr = gac_def(m, i->type_id);
-    total += used && ptr ? type_bytes(m, ptr->words[3]) : 0;
+    total += used && ptr ? gac_type_bytes(m, ptr->words[3]) : 0;
   }
   gac_diag_add(P->diag, GAC_REMARK, P->loop_marker->offset, 0, "Pipeline.LocalMemory",
                "the loop's local arrays take %llu bytes pipelined, %llu as written; the function's, %llu",
