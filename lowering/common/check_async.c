@@ -25,8 +25,9 @@
 enum { POS_CAP = 32, AGE_CAP = 8, MAX_ROUNDS = 1000, ALIAS_DEPTH = 8, PATH_MAX_BLOCKS = 12 };
 /* Contexts: bit 0, the innermost loop's first iteration (0) or a later one
  * (1), or outside loops whether the loop left last went round; bit 1, the
- * same of what entered the innermost loop (the enclosing loop's iteration,
- * or whether the loop before it went round). */
+ * same of the innermost enclosing loop that copies (kept through loops
+ * that do not: a tile's rows and columns), or for a loop outside any,
+ * whether the loop before it went round. */
 enum { NCTX = 4, CTX_LATER = 1, CTX_OUTER_LATER = 2 };
 #define PENDING UINT32_MAX
 #define UNKNOWN_BUFFER (-1)
@@ -967,21 +968,29 @@ static void commit(checker *c, state *s, const gac_inst *i) {
 }
 
 static void async_wait(checker *c, state *s, const gac_inst *i) {
-  uint64_t q, n;
+  uint64_t q;
   bool known_queue = ca_constant(c->m, i->words[GAC_PIPELINE_QUEUE_WORD], &q);
-  bool known_count = ca_constant(c->m, i->words[GAC_PIPELINE_VALUE_WORD], &n);
+  /* A count that is not a constant by its range (clang merges wait(0, 1)
+   * and wait(0, 0) of two branches into one wait of a select): complete
+   * what every count completes, in flight what every count leaves. */
+  c->at = i;
+  c->cur = s;
+  ca_ranges r = ranges_at(c);
+  ca_interval n = ca_value_range(&r, i->words[GAC_PIPELINE_VALUE_WORD]);
+  c->cur = NULL;
+  bool known_count = n.hi <= POS_CAP;
   unsigned out = 0;
   for (unsigned k = 0; k < s->nf; k++) {
     fact f = s->f[k];
     if (f.queue != PENDING && (!known_queue || f.queue == q)) {
-      if (known_queue && known_count && f.lo >= n && (f.lo < POS_CAP || n <= POS_CAP))
+      if (known_queue && known_count && f.lo >= n.hi)
         continue; /* at least n groups were committed after it: complete */
       if (!known_queue || !known_count)
         drop_must(&f), f.doubt = i;
-      else if (f.must_pos >= n || f.must_pos == POS_CAP)
+      else if (f.must_pos >= n.lo || f.must_pos == POS_CAP)
         drop_must(&f);
-      if (known_queue && known_count && f.hi >= n)
-        f.hi = (uint8_t)(n - 1); /* the older ones it stood for are complete */
+      if (known_queue && known_count && f.hi >= n.hi)
+        f.hi = (uint8_t)(n.hi - 1); /* the older ones it stood for are complete */
       f.kept_by = i;
     }
     s->f[out++] = f;
@@ -1020,6 +1029,8 @@ static void wait_events(checker *c, state *s, const gac_inst *i) {
   enum { MAX_EVENTS = 16 };
   uint64_t count, first;
   uint32_t var, events[MAX_EVENTS];
+  if (ca_constant(c->m, in_operand(i, 1), &count) && count == 0)
+    return; /* waits for no event */
   bool known_count = ca_constant(c->m, in_operand(i, 1), &count) && count >= 1 && count <= MAX_EVENTS;
   bool traced = known_count && slot_of(c, in_operand(i, 2), &var, &first);
   for (unsigned k = 0; traced && k < count; k++) {
@@ -1404,8 +1415,10 @@ static bool propagate(checker *c, state *states, const state *out, unsigned b, u
    * one, and what entered it is no longer known. */
   if (left && ls < 0)
     targets = 1u << later;
-  else if (left == 1)
+  else if (left == 1 && c->loop_copies[ls]) /* its iteration is what entered this loop */
     targets = 1u << (outer >> 1) | 1u << ((outer >> 1) | CTX_OUTER_LATER);
+  else if (left == 1) /* the loop that copies is the same */
+    targets = 1u << outer | 1u << (outer | CTX_LATER);
   else if (left)
     targets = (1u << NCTX) - 1;
   if (header && ca_in_loop(g, ls, b)) {
@@ -1419,7 +1432,7 @@ static bool propagate(checker *c, state *states, const state *out, unsigned b, u
       rebase_constants(c, &t, ls, init);
     else if (L->k)
       add_alias(&t, L->k, affine_value(c->m, L->init, 0));
-    targets = 1u << (later ? CTX_OUTER_LATER : 0);
+    targets = lb >= 0 && !c->loop_copies[lb] ? 1u << outer : 1u << (later ? CTX_OUTER_LATER : 0);
   } else {
     for (unsigned k = 0; k < t.nf; k++) {
       uint32_t renamed = phi_rename(c, b, s, t.f[k].group);
@@ -1621,8 +1634,11 @@ static void describe_path(const checker *c, const access *a, unsigned ctx, char 
   }
   if (l >= 0 && len < size) {
     const char *when = (ctx & CTX_LATER) ? "in a later iteration k" : "in the loop's first iteration";
-    const char *around = parent_loop(&c->cfg, l) >= 0 && !(ctx & CTX_OUTER_LATER)
-                             ? ", in the first iteration of the loop around it" : "";
+    int copying = parent_loop(&c->cfg, l);
+    while (copying >= 0 && !c->loop_copies[copying])
+      copying = parent_loop(&c->cfg, copying);
+    const char *around = copying >= 0 && !(ctx & CTX_OUTER_LATER)
+                             ? ", in the first iteration of the loop around it that copies" : "";
     if (w->age == 0 || !ca_in_loop(&c->cfg, l, (unsigned)from))
       snprintf(out + len, size - len, " (%s%s)", when, around);
     else

@@ -182,9 +182,19 @@ ca_interval ca_value_range_at(ca_ranges *r, uint32_t id, unsigned depth) {
       s = (ca_interval){a.lo < b.lo ? a.lo : b.lo, a.hi > b.hi ? a.hi : b.hi};
     }
     break;
-  case SpvOpPhi:
-    stepped_counter(r, d, depth, &s);
+  case SpvOpPhi: {
+    /* constants from every side (a count merged from two branches), or a counter */
+    ca_interval h = {UINT64_MAX, 0};
+    bool constants = d->num_words >= 5;
+    for (unsigned w3 = 3; constants && w3 + 1 < d->num_words; w3 += 2)
+      if ((constants = ca_constant(m, d->words[w3], &c)))
+        h = (ca_interval){c < h.lo ? c : h.lo, c > h.hi ? c : h.hi};
+    if (constants)
+      s = h;
+    else
+      stepped_counter(r, d, depth, &s);
     break;
+  }
   case SpvOpCompositeExtract: {
     /* get_local_id(d): below the kernel's fixed work-group size, if it has one */
     const gac_inst *load = d->num_words == 5 ? gac_def(m, d->words[3]) : NULL;

@@ -24,7 +24,7 @@
 // OK: proved: OpLoad reads %sgemm_db.As[{{%[a-z.0-9]+}} mod 2]
 // OK: proved: OpLoad reads %sgemm_db.Bs[{{%[a-z.0-9]+}} mod 2]
 // OK: check-async: 2 proved, 0 violated, 0 cannot decide
-// NOWAIT: violated: OpLoad reads %sgemm_db.As[{{%[a-z.0-9]+}} mod 2] while async copy into %sgemm_db.As[0] ({{%[a-z.0-9]+}}) is in flight: its group was not committed, and no OpGroupWaitEvents is known to cover it; path: {{.*}} (in a later iteration k, in the first iteration of the loop around it) [CheckAsync.Violated]
+// NOWAIT: violated: OpLoad reads %sgemm_db.As[{{%[a-z.0-9]+}} mod 2] while async copy into %sgemm_db.As[0] ({{%[a-z.0-9]+}}) is in flight: its group was not committed, and no OpGroupWaitEvents is known to cover it; path: {{.*}} (in a later iteration k, in the first iteration of the loop around it that copies) [CheckAsync.Violated]
 // NOWAIT: check-async: 0 proved, 2 violated, 0 cannot decide
 // BAD: cannot decide (it is in flight on some paths only): OpLoad reads %sgemm_db.As[{{.*}} mod 2] while async copy into %sgemm_db.As[{{.*}} mod 2]
 // BAD: check-async: 0 proved, 0 violated, 2 cannot decide
