@@ -1163,6 +1163,18 @@ static void emit_step(pipeliner *P, gac_block **cur, const gac_pipe_step *step, 
   }
 }
 
+/* The loop's entry edge, moved to a new block (returned, empty): the
+ * rewritten loop starts there; the loop as written is no longer reached. */
+static gac_block *enter_new_code(pipeliner *P) {
+  uint32_t H_label = gac_block_label(block_at(P, P->header));
+  gac_block *cur = gac_block_create(P->m, P->f, NULL);
+  gac_inst *pt = gac_block_terminator(block_at(P, P->preheader));
+  for (unsigned k = 0; k < pt->num_operands; k++)
+    if (pt->operands[k].kind == GAC_OPERAND_ID && gac_operand_word(pt, k) == H_label)
+      gac_inst_set_id_operand(P->m, pt, k, gac_block_label(cur));
+  return cur;
+}
+
 /* The pipelined code, ending in `cur`, meets the loop's original exit edge
  * (no longer reached) before the exit block; the values of the loop used
  * after it become those the pipelined code leaves: vals (after the last
@@ -1490,12 +1502,7 @@ static bool emit_warp_specialized(pipeliner *P, const ws_plan *w) {
   uint32_t barrier_id = 0;
   if ((w->keep_barriers || w->barriers_after) && !ws_assign_named_barrier(P, &barrier_id))
     return false;
-  uint32_t H_label = gac_block_label(block_at(P, P->header));
-  gac_block *cur = gac_block_create(m, f, NULL);
-  gac_inst *pt = gac_block_terminator(block_at(P, P->preheader));
-  for (unsigned k = 0; k < pt->num_operands; k++)
-    if (pt->operands[k].kind == GAC_OPERAND_ID && gac_operand_word(pt, k) == H_label)
-      gac_inst_set_id_operand(m, pt, k, gac_block_label(cur));
+  gac_block *cur = enter_new_code(P);
   gac_builder b = gac_builder_at_end(m, &cur->insts);
   uint32_t n = trip_count(P, &b);
   /* The handshakes, declared where both sides see them. */
@@ -1690,12 +1697,7 @@ static bool pipeline_loop(gac_module *m, gac_function *f, gac_inst *loop_marker,
      * at the end. It once ran those short loops: LLVM then unrolled it into
      * straight code whose register pressure set the whole kernel's (a
      * pipelined SGEMM: 53 registers against 38 without it). */
-    uint32_t H_label = gac_block_label(block_at(P, P->header));
-    gac_block *cur = gac_block_create(m, f, NULL);
-    gac_inst *pt = gac_block_terminator(block_at(P, P->preheader));
-    for (unsigned k = 0; k < pt->num_operands; k++)
-      if (pt->operands[k].kind == GAC_OPERAND_ID && gac_operand_word(pt, k) == H_label)
-        gac_inst_set_id_operand(m, pt, k, gac_block_label(cur));
+    gac_block *cur = enter_new_code(P);
     gac_builder pb = gac_builder_at_end(m, &cur->insts);
     uint32_t n = trip_count(P, &pb);
     uint32_t vals[MAX_CARRIED], last_in[MAX_CARRIED];
