@@ -86,6 +86,7 @@ typedef struct ca_ranges {
   void *user;
   uint32_t local_size[3]; /* the kernel's fixed work-group size; 0: not fixed */
   int unbounded_local_id; /* set to dimension + 1 when a range met get_local_id without a fixed size */
+  unsigned steps;         /* definitions followed so far */
 } ca_ranges;
 
 /* The LocalSize of `function`'s entry point, or of the kernels that call it; zeros if none. */

@@ -9,7 +9,8 @@
 
 #include "check_async_internal.h"
 
-enum { RANGE_DEPTH = 12 };
+/* Bounds on the work per question: input-controlled expressions stay cheap. */
+enum { RANGE_DEPTH = 12, RANGE_STEPS = 256 };
 
 static unsigned width_of(const gac_module *m, uint32_t id) {
   const gac_inst *t = gac_value_type(m, id);
@@ -121,10 +122,10 @@ ca_interval ca_value_range_at(ca_ranges *r, uint32_t id, unsigned depth) {
   if (r->known && r->known(r->user, id, &k))
     v = meet(v, k);
   uint64_t guard;
-  if (ca_guard_at_least(r->c, r->block, id, false, &guard))
+  if (depth == 0 && ca_guard_at_least(r->c, r->block, id, false, &guard))
     v = meet(v, (ca_interval){guard, all.hi});
   const gac_inst *d = gac_def(m, id);
-  if (!d || depth > RANGE_DEPTH || v.lo > v.hi)
+  if (!d || depth > RANGE_DEPTH || v.lo > v.hi || ++r->steps > RANGE_STEPS)
     return v;
   unsigned w = width_of(m, id);
   ca_interval a = {0, 0}, b = {0, 0}, s = all;
@@ -219,7 +220,10 @@ ca_interval ca_value_range_at(ca_ranges *r, uint32_t id, unsigned depth) {
   return v;
 }
 
-ca_interval ca_value_range(ca_ranges *r, uint32_t id) { return ca_value_range_at(r, id, 0); }
+ca_interval ca_value_range(ca_ranges *r, uint32_t id) {
+  r->steps = 0;
+  return ca_value_range_at(r, id, 0);
+}
 
 bool ca_type_size(const gac_module *m, uint32_t type, uint64_t *size) {
   const gac_inst *t = gac_def(m, type);
