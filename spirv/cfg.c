@@ -82,6 +82,13 @@ static void remove_names_and_decorations(gac_module *m, uint32_t id) {
     gac_foreach_inst(i, lists[l]) if (targets(i, id)) gac_inst_remove(m, i);
 }
 
+void gac_remove_dangling_names(gac_module *m) {
+  gac_inst_list *lists[] = {&m->sections[GAC_SECTION_DEBUG_NAME], &m->sections[GAC_SECTION_ANNOTATION]};
+  for (unsigned l = 0; l < 2; l++)
+    gac_foreach_inst(i, lists[l]) if (i->num_operands > 0 && i->operands[0].kind == GAC_OPERAND_ID &&
+                                      !gac_def(m, gac_operand_word(i, 0))) gac_inst_remove(m, i);
+}
+
 void gac_function_remove(gac_module *m, gac_function *f) {
   remove_names_and_decorations(m, f->def->result_id);
   gac_foreach_inst(p, &f->params) {

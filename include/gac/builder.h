@@ -122,6 +122,10 @@ uint32_t gac_require_import_function(gac_module *m, const char *name, uint32_t r
  * list it (from SPIR-V 1.4 every global an entry point uses must be listed). */
 void gac_add_to_interfaces(gac_module *m, uint32_t var);
 
+/* Removes the names and decorations whose target is no longer defined:
+ * what a pass leaves when it deletes an instruction something named. */
+void gac_remove_dangling_names(gac_module *m);
+
 /* OpVariable in the global section decorated BuiltIn `builtin`, created
  * (Input, of type `type`, with BuiltIn and Constant decorations, and listed
  * in every entry point's interface) if the module has none. */

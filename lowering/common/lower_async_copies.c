@@ -884,7 +884,7 @@ static bool parse_arg(const char *arg, strategy *s, copy_device *device, bool *s
   return false;
 }
 
-bool gac_lower_async_copies(gac_module *m, const char *arg, gac_diag *diag) {
+static bool lower_async_copies(gac_module *m, const char *arg, gac_diag *diag) {
   strategy strat;
   copy_device device;
   bool sm90, dma_narrow;
@@ -1019,5 +1019,12 @@ bool gac_lower_async_copies(gac_module *m, const char *arg, gac_diag *diag) {
   }
   const gac_pass_info *cleanup = gac_pass_find("remove-unused-imports");
   cleanup->run(m, NULL, diag);
+  return ok;
+}
+
+bool gac_lower_async_copies(gac_module *m, const char *arg, gac_diag *diag) {
+  bool ok = lower_async_copies(m, arg, diag);
+  /* What the lowering deleted (commits, waits, copies, markers) may have had a name. */
+  gac_remove_dangling_names(m);
   return ok;
 }

@@ -140,6 +140,10 @@ void lower_drop_pipeline_markers(gac_module *m) {
 void gac_lowering_init(gac_lowering *L, gac_module *m) {
   uint32_t width = gac_module_addressing_model(m) == SpvAddressingModelPhysical32 ? 32 : 64;
   L->m = m;
+  /* The types made here are in the module from now on: so are their capabilities. */
+  if (width == 64)
+    gac_require_capability(m, SpvCapabilityInt64);
+  gac_require_capability(m, SpvCapabilityInt8);
   L->size_type = gac_type_int(m, width, 0);
   L->bool_type = gac_type_bool(m);
   L->uchar_type = gac_type_int(m, 8, 0);
