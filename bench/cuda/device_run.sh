@@ -18,7 +18,7 @@ if [ "$only" != compute ]; then
     "$root/conformance/suite.c" "$root/support/subprocess.c" \
     -L"$cuda/lib64/stubs" -lcuda -o "$out/gac-conformance-cuda" || exit 1
   "$cuda/bin/nvcc" -O3 -arch=sm_90 "$root/bench/cuda/bench.cu" -lcuda -o "$out/gac-bench-cuda" || exit 1
-  for sm in 80 90; do
+  for sm in 80 90 90ws; do
     timeout 120 "$out/gac-conformance-cuda" "$ptx" $sm > "$out/conformance-sm$sm.txt" 2>&1 || status=1
     # The summary, which the runner follows with a footnote; all of the end if there is none.
     grep -E '^[0-9]+ passed, [0-9]+ failed' "$out/conformance-sm$sm.txt" | sed "s/^/sm_$sm: /" ||

@@ -4,8 +4,9 @@
  * module API from the code objects of gac-opt --emit=amdgcn. The calls are
  * the same in both (gpu_api.h).
  *
- * Usage: gac-conformance-cuda <dir> <80|90>
- *          loads <dir>/<program>.sm<sm>.ptx (the driver compiles it);
+ * Usage: gac-conformance-cuda <dir> <80|90|90ws>
+ *          loads <dir>/<program>.sm<sm>.ptx (the driver compiles it; 90ws:
+ *          the sm_90 PTX with warp-specialised loops);
  *        gac-conformance-hip <dir> <gfx90a|gfx942>
  *          loads <dir>/<program>.<gfx>.hsaco.
  * A local-memory argument is passed as a u64 byte offset into the launch's
@@ -173,8 +174,8 @@ int main(int argc, char **argv) {
   const char *self = "gac-conformance-hip", *targets = "gfx90a|gfx942";
   bool known = argc == 3 && (strcmp(argv[2], "gfx90a") == 0 || strcmp(argv[2], "gfx942") == 0);
 #else
-  const char *self = "gac-conformance-cuda", *targets = "80|90";
-  bool known = argc == 3 && (strcmp(argv[2], "80") == 0 || strcmp(argv[2], "90") == 0);
+  const char *self = "gac-conformance-cuda", *targets = "80|90|90ws";
+  bool known = argc == 3 && (strcmp(argv[2], "80") == 0 || strcmp(argv[2], "90") == 0 || strcmp(argv[2], "90ws") == 0);
 #endif
   if (!known) {
     fprintf(stderr, "usage: %s <dir> <%s>\n", self, targets);
