@@ -88,6 +88,10 @@ typedef struct pipeliner {
   /* An async copy whose tiles of consecutive iterations overlap (say_overlap). */
   const gac_inst *overlap_copy;
   uint64_t overlap_lines, overlap_of;
+  /* Per iteration, for the whole work-group (find_intensity; 0: unknown):
+   * floating-point operations of the statements that are not async, and
+   * bytes the async statements copy. */
+  uint64_t flops, copied;
 } pipeliner;
 
 static bool fail(pipeliner *P, const gac_inst *at, const char *rule, const char *fmt, ...) GAC_PRINTF(4, 5);
@@ -339,6 +343,155 @@ static void find_overlap(pipeliner *P) {
       }
     }
   }
+}
+
+/* ---- Arithmetic intensity (Pipeline.MemoryBound) ------------------------ */
+
+/* The iterations of the natural loop headed by block h with the given body,
+ * when its counter starts, steps and stops at constants; 0 if not known. */
+static uint64_t constant_trips(pipeliner *P, unsigned h, const bool *body) {
+  gac_module *m = P->m;
+  gac_block *hb = block_at(P, h);
+  for (gac_inst *phi = hb->insts.first->next; phi && phi->opcode == SpvOpPhi; phi = phi->next) {
+    uint64_t init = 0, step = 0, bound;
+    bool has_init = false;
+    uint32_t back = 0;
+    for (unsigned k = 2; k + 1 < phi->num_operands; k += 2) {
+      int pred = gac_cfg_index(&P->cfg, gac_operand_word(phi, k + 1));
+      if (pred >= 0 && body[pred])
+        back = gac_operand_word(phi, k);
+      else
+        has_init = known(P, gac_operand_word(phi, k), &init);
+    }
+    const gac_inst *add = gac_def(m, back);
+    if (!has_init || !add || add->opcode != SpvOpIAdd || gac_operand_word(add, 2) != phi->result_id ||
+        !known(P, gac_operand_word(add, 3), &step) || !step)
+      continue;
+    /* The exit: a branch of the body on (counter or counter + step) vs a constant. */
+    for (unsigned b = 0; b < P->cfg.num_blocks; b++) {
+      gac_inst *t = body[b] ? gac_block_terminator(block_at(P, b)) : NULL;
+      if (!t || t->opcode != SpvOpBranchConditional)
+        continue;
+      const gac_inst *cmp = gac_def(m, gac_operand_word(t, 0));
+      int yes = gac_cfg_index(&P->cfg, gac_operand_word(t, 1));
+      if (!cmp || cmp->num_operands != 4 || !known(P, gac_operand_word(cmp, 3), &bound))
+        continue;
+      uint32_t x = gac_operand_word(cmp, 2);
+      if (x != phi->result_id && x != back)
+        continue;
+      bool stay_if_true = yes >= 0 && body[yes];
+      uint16_t op = cmp->opcode;
+      bool less = stay_if_true ? op == SpvOpULessThan || op == SpvOpSLessThan || op == SpvOpINotEqual
+                               : op == SpvOpUGreaterThanEqual || op == SpvOpSGreaterThanEqual || op == SpvOpIEqual;
+      bool less_equal = stay_if_true ? op == SpvOpULessThanEqual || op == SpvOpSLessThanEqual
+                                     : op == SpvOpUGreaterThan || op == SpvOpSGreaterThan;
+      if (!less && !less_equal)
+        continue;
+      /* x takes init (+ step if it is the stepped value), then goes up by
+       * step; n tests stay. A test at the end of the body (its block takes
+       * the back edge) ran the body once more, when it left. */
+      uint64_t first = x == back ? init + step : init, end = bound + (less_equal ? 1 : 0);
+      uint64_t n = end > first ? (end - first + step - 1) / step : 0;
+      bool at_end = false;
+      for (unsigned k = 0; k < P->cfg.num_succ[b]; k++)
+        at_end |= P->cfg.succ[b][k] == h;
+      return at_end ? n + 1 : n;
+    }
+  }
+  return 0;
+}
+
+/* Floating-point operations of one instruction (fma and mad count two). */
+static unsigned flops_of(const gac_module *m, const gac_inst *i) {
+  unsigned lanes = 1, n = 0;
+  const gac_inst *t = i->type_id ? gac_def(m, i->type_id) : NULL;
+  if (t && t->opcode == SpvOpTypeVector)
+    lanes = t->words[3], t = gac_def(m, t->words[2]);
+  if (!t || t->opcode != SpvOpTypeFloat)
+    return 0;
+  switch (i->opcode) {
+  case SpvOpFAdd: case SpvOpFSub: case SpvOpFMul: case SpvOpFDiv: case SpvOpFRem: case SpvOpFMod: n = 1; break;
+  case SpvOpExtInst: {
+    const gac_inst *set = gac_def(m, i->words[3]);
+    const char *name = set && set->opcode == SpvOpExtInstImport ? gac_inst_string(set, 1) : NULL;
+    if (name && strcmp(name, "OpenCL.std") == 0)
+      n = i->words[4] == 26 /* fma */ || i->words[4] == 42 /* mad */ || i->words[4] == 99 /* mix */ ? 2 : 1;
+    break;
+  }
+  default: break;
+  }
+  return n * lanes;
+}
+
+/* P->flops and P->copied: per iteration and work-group, counting inner
+ * loops by their constant trip counts; left 0 where something is not known. */
+static void find_intensity(pipeliner *P) {
+  uint64_t size[3], copied = 0, flops = 0;
+  const gac_cfg *c = &P->cfg;
+  if (!lower_known_local_size(P->m, P->f, size))
+    return;
+  uint64_t *times = malloc(c->num_blocks * sizeof *times);
+  bool *body = calloc(c->num_blocks, sizeof *body);
+  for (unsigned b = 0; b < c->num_blocks; b++)
+    times[b] = 1;
+  bool known_all = true;
+  for (unsigned u = 0; u < c->num_blocks && known_all; u++)
+    for (unsigned k = 0; k < c->num_succ[u] && known_all; k++) {
+      unsigned h = c->succ[u][k];
+      if (!P->in_loop[u] || h == P->header || !gac_cfg_dominates(c, h, u))
+        continue;
+      memset(body, 0, c->num_blocks * sizeof *body);
+      body[h] = true;
+      gac_cfg_add_loop_body(c, u, body);
+      uint64_t trips = constant_trips(P, h, body);
+      known_all = trips != 0;
+      for (unsigned b = 0; b < c->num_blocks; b++)
+        if (body[b])
+          times[b] *= trips;
+    }
+  for (unsigned b = 0; b < c->num_blocks && known_all; b++) {
+    int s = P->in_loop[b] ? P->region[b] : -1;
+    if (s < 0)
+      continue;
+    gac_foreach_inst(i, &block_at(P, b)->insts) {
+      gac_async_copy k;
+      uint64_t per, bpe, lines, planes = 1;
+      if (P->stmts[s].async && gac_async_copy_decode(P->m, i, &k)) {
+        known_all = known(P, k.num_elements_per_line, &per) && known(P, k.num_bytes_per_element, &bpe) &&
+                    known(P, k.num_lines, &lines) &&
+                    (k.op != GAC_GROUP_ASYNC_COPY_3D3D || known(P, k.num_planes, &planes));
+        copied += known_all ? per * bpe * lines * planes * times[b] : 0;
+      } else if (!P->stmts[s].async) {
+        flops += (uint64_t)flops_of(P->m, i) * times[b];
+      }
+    }
+  }
+  if (known_all && copied) {
+    P->copied = copied;
+    P->flops = flops * size[0] * size[1] * size[2];
+  }
+  free(times), free(body);
+}
+
+/* Below this many floating-point operations per byte copied, a loop is
+ * memory-bound: calibrated on bench/cuda's two kernels on an H100, the
+ * stencil (1.3 flop/B: pipelined 0.95x unpipelined) and the SGEMM (8 flop/B:
+ * 1.02-1.04x), and no finer than that. */
+#define MEMORY_BOUND_FLOPS_PER_BYTE 4.0
+
+static void say_intensity(pipeliner *P) {
+  if (!P->copied)
+    return;
+  double intensity = (double)P->flops / (double)P->copied;
+  if (intensity >= MEMORY_BOUND_FLOPS_PER_BYTE)
+    return;
+  gac_diag_add(P->diag, GAC_REMARK, P->loop_marker->offset, 0, "Pipeline.MemoryBound",
+               "the loop computes %.1f floating-point operations per byte it copies (%llu and %llu bytes an iteration, "
+               "the whole work-group): memory-bound, where a GPU's occupancy may already hide the latency the "
+               "pipeline would; measured on an H100, bench/cuda's stencil (1.3) ran 0.95x unpipelined, its SGEMM "
+               "(8) 1.02-1.04x%s",
+               intensity, (unsigned long long)P->flops, (unsigned long long)P->copied,
+               P->overlap_copy ? "; its tiles overlap too (Pipeline.OverlappingCopies): expect no gain" : "");
 }
 
 /* The counter: a header OpPhi stepped by a positive constant on the back
@@ -1630,7 +1783,7 @@ static bool pipeline_loop(gac_module *m, gac_function *f, gac_inst *loop_marker,
   bool ok = find_loop(P) && find_counter(P) && find_statements(P) && check_values(P) && find_buffers(P) &&
             find_async(P) && find_escapes(P, escapes, &num_escapes);
   if (ok)
-    find_overlap(P);
+    find_overlap(P), find_intensity(P);
   gac_pipe_statement st[MAX_STMTS];
   gac_pipe_dep deps[2 * MAX_STMTS * MAX_BUFFERS];
   unsigned nd = 0;
@@ -1780,6 +1933,7 @@ static bool pipeline_loop(gac_module *m, gac_function *f, gac_inst *loop_marker,
     }
     say_local_memory(P);
     say_overlap(P);
+    say_intensity(P);
     po->loops++;
     if (po->svg)
       write_svg(P, st, po);
