@@ -4,8 +4,9 @@
 # --emit=amdgcn); each must be an AMDGPU shared object whose metadata lists
 # every kernel of the module (its OpEntryPoint Kernel names). No AMD GPU
 # runs them here (docs/AMDGCN.md). EXPECTED: how many modules there must be.
+# GAC_EMIT (default amdgcn): the output kind, e.g. amdgcn,pingpong.
 set -uo pipefail
-gac_opt=$1 out=$2 expected=$3
+gac_opt=$1 out=$2 expected=$3 emit=${GAC_EMIT:-amdgcn}
 shift 3
 if [ $# -ne "$expected" ]; then
   echo "FAIL: $# modules, expected $expected"
@@ -18,7 +19,7 @@ for spv in "$@"; do
   kernels=$(spirv-dis "$spv" | sed -n 's/.*OpEntryPoint Kernel %[A-Za-z0-9_]* "\([^"]*\)".*/\1/p')
   for cpu in gfx90a gfx942; do
     code="$out/$name.$cpu.hsaco"
-    if ! "$gac_opt" --emit=amdgcn --mcpu=$cpu "$spv" -o "$code"; then
+    if ! "$gac_opt" --emit="$emit" --mcpu=$cpu "$spv" -o "$code"; then
       echo "FAIL $name $cpu: gac-opt"
       failed=1
       continue

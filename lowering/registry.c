@@ -33,7 +33,7 @@ static const gac_pass_info passes[] = {
      "to core SPIR-V for OpenCL (late: copies land only at their waits, for testing; helpers: copies of a class "
      "call one function per module, docs/LOWERING.md); "
      "=ptx: to cp.async calls and group waits for the PTX path (docs/PTX.md); "
-     "=amdgcn[,mcpu=gfx90a|gfx942]: to LDS-direct loads and counted vmcnt waits (docs/AMDGCN.md)",
+     "=amdgcn[,mcpu=gfx90a|gfx942][,pingpong]: to LDS-direct loads and counted vmcnt waits; pingpong: 8-wave pipelined loops in two halves a cluster apart (docs/AMDGCN.md)",
      gac_lower_async_copies, false},
     {"lower-async-queues",
      "=opencl: lower AsyncCommit/AsyncWait (NonSemantic.Gac.AsyncPipeline) to rings of events "

@@ -34,7 +34,8 @@ static void usage(FILE *out) {
         "                   lowered[=STRATEGY] (core SPIR-V for OpenCL; STRATEGY as for\n"
         "                   gac-opt --lower-async-copies=opencl,strategy=, default\n"
         "                   cooperative), ptx (with --sm=80|90|90,warp-specialize), amdgcn (with\n"
-        "                   --mcpu=gfx90a|gfx942; a code object if -o ends in .hsaco).\n"
+        "                   --mcpu=gfx90a|gfx942; a code object if -o ends in .hsaco),\n"
+        "                   amdgcn,pingpong (8-wave pipelined loops ping-ponged).\n"
         "                   -cl-fast-relaxed-math also selects fast math for ptx/amdgcn.\n"
         "  -m32             A 32-bit device (spir); default 64-bit (spir64).\n"
         "  -cl-std=CLx.y    OpenCL C version (default CL1.2).\n"
@@ -92,7 +93,7 @@ int main(int argc, char **argv) {
     } else if (strncmp(a, "--emit=", 7) == 0) {
       emit = a + 7;
       if (strcmp(emit, "raised") != 0 && strncmp(emit, "lowered", 7) != 0 && strcmp(emit, "ptx") != 0 &&
-          strcmp(emit, "amdgcn") != 0)
+          strcmp(emit, "amdgcn") != 0 && strcmp(emit, "amdgcn,pingpong") != 0)
         return usage_error("unknown output kind (raised, lowered[=S], ptx, amdgcn): ", a);
     } else if (strncmp(a, "--sm=", 5) == 0) {
       warp_specialize = strcmp(a + 5, "90,warp-specialize") == 0;
@@ -186,7 +187,7 @@ int main(int argc, char **argv) {
     ok = (gac_pass_find("lower-async-copies")->run(m, arg, &diag), print_diags(&diag, input)) &&
          gac_validate(m, &vopts, &diag) && print_diags(&diag, input);
   }
-  if (ok && (strcmp(emit, "ptx") == 0 || strcmp(emit, "amdgcn") == 0)) {
+  if (ok && (strcmp(emit, "ptx") == 0 || strncmp(emit, "amdgcn", 6) == 0)) {
 #ifndef GAC_HAVE_PTX
     fprintf(stderr, "gac-cc: error: built without LLVM 19 (llvm-19-dev); --emit=%s is not available\n", emit);
     ok = false;
@@ -201,7 +202,7 @@ int main(int argc, char **argv) {
       size_t len = strlen(output);
       bool hsaco = len > 6 && strcmp(output + len - 6, ".hsaco") == 0;
       gac_amdgcn_options aopts = {.mcpu = mcpu, .output = hsaco ? GAC_AMDGCN_CODE_OBJECT : GAC_AMDGCN_ASSEMBLY,
-                                  .fast_relaxed_math = fast_math};
+                                  .fast_relaxed_math = fast_math, .pingpong = strcmp(emit, "amdgcn,pingpong") == 0};
       ok = gac_emit_amdgcn(m, &aopts, &code, &code_size, &diag);
     }
     ok = print_diags(&diag, input) && ok && write_file_atomic(output, code, code_size);

@@ -52,6 +52,8 @@ static void usage(FILE *out) {
         "  --emit=amdgcn       After the passes, write AMDGPU code for every kernel to -o:\n"
         "                      an HSA code object if -o ends in .hsaco (ld.lld-19), else\n"
         "                      assembly (LLVM 19's AMDGPU backend, docs/AMDGCN.md).\n"
+        "  --emit=amdgcn,pingpong  The same, with the pipelined loops of 8-wave kernels\n"
+        "                      in two halves a cluster apart (a remark for each loop).\n"
         "  --mcpu=gfx90a|gfx942  The AMDGCN target (default gfx90a).\n"
         "  --fast-relaxed-math With --emit=ptx: the kernels were built with\n"
         "                      -cl-fast-relaxed-math (libdevice's fast math, denormals\n"
@@ -105,6 +107,7 @@ static bool run_pass(gac_module *m, const pass_request *p, const gac_validate_op
 int main(int argc, char **argv) {
   const char *input = NULL, *output = NULL;
   bool validate = false, print = false, core = true, emit_ptx = false, emit_amdgcn = false, skip_validation = false;
+  bool pingpong = false;
   const char *mcpu = "gfx90a";
   unsigned sm = 80;
   bool warp_specialize = false; /* --sm=90,warp-specialize */
@@ -135,8 +138,9 @@ int main(int argc, char **argv) {
       print = true;
     } else if (strcmp(a, "--emit=ptx") == 0) {
       emit_ptx = true;
-    } else if (strcmp(a, "--emit=amdgcn") == 0) {
+    } else if (strcmp(a, "--emit=amdgcn") == 0 || strcmp(a, "--emit=amdgcn,pingpong") == 0) {
       emit_amdgcn = true;
+      pingpong = a[13] == ',';
     } else if (strncmp(a, "--emit=", 7) == 0) {
       return usage_error("unknown output kind '%s' (ptx or amdgcn)", a + 7);
     } else if (strncmp(a, "--mcpu=", 7) == 0) {
@@ -249,7 +253,7 @@ int main(int argc, char **argv) {
     size_t len = strlen(output);
     bool hsaco = len > 6 && strcmp(output + len - 6, ".hsaco") == 0;
     gac_amdgcn_options aopts = {.mcpu = mcpu, .output = hsaco ? GAC_AMDGCN_CODE_OBJECT : GAC_AMDGCN_ASSEMBLY,
-                                .fast_relaxed_math = fast_math};
+                                .fast_relaxed_math = fast_math, .pingpong = pingpong};
     ok = gac_emit_amdgcn(m, &aopts, &code, &code_size, &diag);
     if (!report(&diag, source) || !ok || !write_file_atomic(output, code, code_size))
       status = EXIT_INVALID;

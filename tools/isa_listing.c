@@ -46,6 +46,10 @@ static bool parse_marker(const char *name, isa_inst *i) {
   i->mark = ISA_MARK_BAD;
   if (strncmp(p, "wall_", 5) == 0) {
     i->mark = ISA_MARK_WAIT_ALL;
+  } else if (strncmp(p, "pp_", 3) == 0) {
+    i->mark = ISA_MARK_PINGPONG;
+  } else if (strncmp(p, "ppx_", 4) == 0) {
+    i->mark = ISA_MARK_PINGPONG_END;
   } else if (strncmp(p, "cx_", 3) == 0) {
     i->mark = ISA_MARK_COMMIT;
   } else if ((*p == 'c' || *p == 'w') && p[1] >= '0' && p[1] <= '9') {

@@ -25,8 +25,13 @@ typedef enum isa_kind {
 /* gac's markers (lowering/amdgcn/amdgcn_builtins.c): local symbols at the
  * instruction they mark, __gac_c<q>_<uid> (a commit to queue q, on an
  * s_nop 0), __gac_w<q>_<n>_<uid> (a wait for all but q's n newest groups,
- * on its s_waitcnt), __gac_wall_<uid> (a wait for all); q `x`: any. */
-typedef enum isa_mark { ISA_MARK_NONE, ISA_MARK_COMMIT, ISA_MARK_WAIT, ISA_MARK_WAIT_ALL, ISA_MARK_BAD } isa_mark;
+ * on its s_waitcnt), __gac_wall_<uid> (a wait for all); q `x`: any;
+ * __gac_pp_<uid>, __gac_ppx_<uid>: a ping-pong loop's entry and exit (the
+ * halves of the work-group run a barrier apart between them). */
+typedef enum isa_mark {
+  ISA_MARK_NONE, ISA_MARK_COMMIT, ISA_MARK_WAIT, ISA_MARK_WAIT_ALL, ISA_MARK_PINGPONG, ISA_MARK_PINGPONG_END,
+  ISA_MARK_BAD
+} isa_mark;
 #define ISA_ANY_QUEUE UINT32_MAX
 
 typedef struct isa_inst {

@@ -24,6 +24,11 @@
  * (ranges hulled), others stay apart, so that a padded empty group and a
  * full one are not mixed; past STATES all are hulled into one.
  *
+ * Ping-pong (between the markers __gac_pp_ and __gac_ppx_): the two halves
+ * of the work-group run a barrier apart, so a barrier orders a wave's
+ * phase only with the phase before it of the other half: a completed load
+ * is published by the second barrier after it, not the first.
+ *
  * `lo_path`: some path has every count at its lower bound at once. On it a
  * wait(q, n) whose vmcnt(X) leaves a promised DMA load with fewer than X
  * ordered loads after it does not complete it: violated. Where no such
@@ -47,6 +52,7 @@ typedef struct range {
 typedef struct seg {
   range n, d, t;  /* ordered loads; DMA loads; ordered loads after the newest DMA load (n where none) */
   bool done, pub; /* every path: its DMA loads complete; and published by s_barrier */
+  bool pub1;      /* every path: complete before one barrier (ping-pong needs two) */
   bool unmet;     /* some path: promised by a wait, and not yet complete and published */
   bool viol;      /* some path: the wait that promised them left one in flight */
 } seg;
@@ -54,6 +60,7 @@ typedef struct seg {
 typedef struct state {
   uint8_t len;              /* segments: s[0] since the newest commit, s[k] before commit k-1 */
   bool tail, lo_path;       /* s[len]: older history, folded */
+  bool two_barriers;        /* in a ping-pong loop: publishing takes two barriers */
   uint32_t queue[SEGS];     /* queue[k]: the commit between s[k] and s[k+1] */
   seg s[SEGS + 1];
 } state;
@@ -67,7 +74,7 @@ typedef struct set {
 static uint8_t sat(unsigned v) { return v > CAP ? CAP : (uint8_t)v; }
 static range radd(range a, range b) { return (range){sat(a.lo + b.lo), sat(a.hi + b.hi)}; }
 static range rhull(range a, range b) { return (range){a.lo < b.lo ? a.lo : b.lo, a.hi > b.hi ? a.hi : b.hi}; }
-static const seg empty_seg = {.done = true, .pub = true};
+static const seg empty_seg = {.done = true, .pub = true, .pub1 = true};
 
 /* s (newer) and o (older) as one segment. */
 static seg fold(const seg *s, const seg *o) {
@@ -76,6 +83,7 @@ static seg fold(const seg *s, const seg *o) {
   r.t = s->d.lo ? s->t : s->d.hi ? rhull(s->t, through) : through;
   r.done = s->done && o->done;
   r.pub = s->pub && o->pub;
+  r.pub1 = s->pub1 && o->pub1;
   r.unmet = s->unmet || o->unmet;
   r.viol = s->viol || o->viol;
   return r;
@@ -153,7 +161,7 @@ static void transfer(state *st, const isa_inst *i) {
     s->n = radd(s->n, (range){1, 1});
     s->d = radd(s->d, (range){1, 1});
     s->t = (range){0, 0};
-    s->done = s->pub = false;
+    s->done = s->pub = s->pub1 = false;
     break;
   case ISA_LOAD:
     s->n = radd(s->n, (range){1, 1});
@@ -164,8 +172,10 @@ static void transfer(state *st, const isa_inst *i) {
     break;
   case ISA_BARRIER:
     for (unsigned k = 0; k < segs(st); k++) {
-      st->s[k].pub |= st->s[k].done;
-      st->s[k].unmet &= !st->s[k].done;
+      seg *g = &st->s[k];
+      g->pub |= st->two_barriers ? g->pub1 : g->done;
+      g->pub1 |= g->done;
+      g->unmet &= !(g->done && g->pub);
     }
     break;
   default:
@@ -178,10 +188,13 @@ static void transfer(state *st, const isa_inst *i) {
 static void before(state *st, const isa_inst *i) {
   if (i->mark == ISA_MARK_COMMIT)
     commit(st, i->queue);
+  else if (i->mark == ISA_MARK_PINGPONG || i->mark == ISA_MARK_PINGPONG_END)
+    st->two_barriers = i->mark == ISA_MARK_PINGPONG;
 }
 
 static bool same_key(const state *a, const state *b) {
-  if (a->len != b->len || a->tail != b->tail || memcmp(a->queue, b->queue, a->len * sizeof a->queue[0]))
+  if (a->len != b->len || a->tail != b->tail || a->two_barriers != b->two_barriers ||
+      memcmp(a->queue, b->queue, a->len * sizeof a->queue[0]))
     return false;
   for (unsigned k = 0; k < segs(a); k++)
     if ((a->s[k].d.lo > 0) != (b->s[k].d.lo > 0) || (a->s[k].d.hi > 0) != (b->s[k].d.hi > 0))
@@ -199,7 +212,8 @@ static bool below(const state *a, const state *b) {
 
 static seg seg_hull(const seg *a, const seg *b) {
   return (seg){.n = rhull(a->n, b->n), .d = rhull(a->d, b->d), .t = rhull(a->t, b->t), .done = a->done && b->done,
-               .pub = a->pub && b->pub, .unmet = a->unmet || b->unmet, .viol = a->viol || b->viol};
+               .pub = a->pub && b->pub, .pub1 = a->pub1 && b->pub1, .unmet = a->unmet || b->unmet,
+               .viol = a->viol || b->viol};
 }
 
 /* d := d hulled with s, same key. */
@@ -238,7 +252,8 @@ static void hull_any(state *d, const state *s) {
 
 static bool seg_eq(const seg *a, const seg *b) {
   return a->n.lo == b->n.lo && a->n.hi == b->n.hi && a->d.lo == b->d.lo && a->d.hi == b->d.hi &&
-         a->t.lo == b->t.lo && a->t.hi == b->t.hi && a->done == b->done && a->pub == b->pub && a->unmet == b->unmet &&
+         a->t.lo == b->t.lo && a->t.hi == b->t.hi && a->done == b->done && a->pub == b->pub && a->pub1 == b->pub1 &&
+         a->unmet == b->unmet &&
          a->viol == b->viol;
 }
 

@@ -19,6 +19,7 @@ typedef struct gac_amdgcn_options {
   const char *llvm_spirv; /* the llvm-spirv-15 to run; NULL: $GAC_LLVM_SPIRV or "llvm-spirv-15" */
   const char *lld;        /* the linker; NULL: $GAC_LLD or "ld.lld-19" */
   bool fast_relaxed_math;
+  bool pingpong;          /* ping-pong the pipelined loops that allow it (docs/AMDGCN.md) */
 } gac_amdgcn_options;
 
 /* Validates m, lowers its copies and queues for AMDGCN (m is changed),

@@ -18,6 +18,13 @@
  *       null descriptor: out of range, so no memory access and 0, but
  *       each counts in vmcnt like a load
  *   __gac_amdgcn_barrier()    s_waitcnt lgkmcnt(0); s_barrier
+ *   __gac_amdgcn_setprio_P()  s_setprio P (ping-pong's compute cluster)
+ *   __gac_amdgcn_sched_barrier()  llvm.amdgcn.sched.barrier(0): LLVM's
+ *       scheduler moves nothing across it
+ *   __gac_amdgcn_pingpong_enter(id)  at __gac_pp_<uid>: every load drained,
+ *       s_barrier, then waves 4-7 (id / 64 >= 4) one s_barrier more
+ *   __gac_amdgcn_pingpong_exit(id)   at __gac_ppx_<uid>: waves 0-3 one
+ *       s_barrier more
  *
  * The labels are the markers gac-isa-check reads (docs/AMDGCN.md): local
  * symbols of the code object, at the instruction of the same assembly,
@@ -123,6 +130,44 @@ static void define_barrier(ctx *x, LLVMValueRef f) {
   LLVMBuildRetVoid(x->b);
 }
 
+/* Ping-pong's halves: id the work-item's linear local id (wave-uniform
+ * once divided by 64); enter: drain, meet, and waves 4-7 wait at one more
+ * barrier; exit: waves 0-3 wait at one more. The branch over the second
+ * barrier is inside the assembly, on the wave's scalar id, so that it is a
+ * real branch (an s_barrier under an exec mask would run for every wave). */
+static void define_pingpong(ctx *x, LLVMValueRef f, bool enter) {
+  begin(x, f);
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(x->c);
+  LLVMValueRef id = LLVMGetParam(f, 0);
+  if (LLVMGetIntTypeWidth(LLVMTypeOf(id)) != 32)
+    id = LLVMBuildTrunc(x->b, id, i32, "");
+  LLVMValueRef wave = LLVMBuildLShr(x->b, intrinsic(x, "llvm.amdgcn.readfirstlane", i32, i32, id),
+                                    LLVMConstInt(i32, 6, 0), "");
+  const char *text = enter ? "__gac_pp_${:uid}:\n\ts_waitcnt vmcnt(0) lgkmcnt(0)\n\ts_barrier\n\t"
+                             "s_cmp_lt_u32 $0, 4\n\ts_cbranch_scc1 1f\n\ts_barrier\n1:"
+                           : "__gac_ppx_${:uid}:\n\ts_cmp_ge_u32 $0, 4\n\ts_cbranch_scc1 1f\n\ts_barrier\n1:";
+  asm_call(x, text, "s,~{memory},~{scc}", &wave, &i32, 1);
+  LLVMBuildRetVoid(x->b);
+}
+
+static void define_setprio(ctx *x, LLVMValueRef f, unsigned prio) {
+  begin(x, f);
+  char text[32];
+  snprintf(text, sizeof text, "s_setprio %u", prio);
+  asm_call(x, text, "~{memory}", NULL, NULL, 0);
+  LLVMBuildRetVoid(x->b);
+}
+
+static void define_sched_barrier(ctx *x, LLVMValueRef f) {
+  begin(x, f);
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(x->c), type = LLVMFunctionType(LLVMVoidTypeInContext(x->c), &i32, 1, 0);
+  const char *name = "llvm.amdgcn.sched.barrier";
+  LLVMValueRef decl = LLVMGetIntrinsicDeclaration(x->mod, LLVMLookupIntrinsicID(name, strlen(name)), NULL, 0);
+  LLVMValueRef zero = LLVMConstInt(i32, 0, 0);
+  LLVMBuildCall2(x->b, type, decl, &zero, 1, "");
+  LLVMBuildRetVoid(x->b);
+}
+
 /* The constant argument k of call, or -1 (also past `max`). */
 static long long constant_arg(LLVMValueRef call, unsigned k, unsigned long long max) {
   LLVMValueRef v = LLVMGetOperand(call, k);
@@ -204,6 +249,12 @@ bool gac_amdgcn_define_builtins(LLVMModuleRef mod, const char *mcpu, gac_diag *d
                      "%s: %s has no LDS-direct load of that size", name, mcpu);
         ok = false;
       }
+    } else if (strcmp(name, GAC_AMDGCN_PINGPONG_ENTER) == 0 || strcmp(name, GAC_AMDGCN_PINGPONG_EXIT) == 0) {
+      define_pingpong(&x, f, strcmp(name, GAC_AMDGCN_PINGPONG_ENTER) == 0);
+    } else if (strncmp(name, GAC_AMDGCN_SETPRIO_PREFIX, strlen(GAC_AMDGCN_SETPRIO_PREFIX)) == 0) {
+      define_setprio(&x, f, (unsigned)atoi(name + strlen(GAC_AMDGCN_SETPRIO_PREFIX)));
+    } else if (strcmp(name, GAC_AMDGCN_SCHED_BARRIER) == 0) {
+      define_sched_barrier(&x, f);
     } else if (strcmp(name, GAC_AMDGCN_BARRIER) == 0 || strcmp(name, "_Z7barrierj") == 0 ||
                strcmp(name, "_Z18work_group_barrierj") == 0) {
       define_barrier(&x, f);

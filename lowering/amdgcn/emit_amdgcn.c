@@ -48,7 +48,7 @@ bool gac_emit_amdgcn(gac_module *m, const gac_amdgcn_options *options, char **ou
   unsigned char *bitcode = NULL;
   size_t bitcode_size = 0;
   char lowering[48];
-  snprintf(lowering, sizeof lowering, "amdgcn,mcpu=%s", options->mcpu);
+  snprintf(lowering, sizeof lowering, "amdgcn,mcpu=%s%s", options->mcpu, options->pingpong ? ",pingpong" : "");
   if (!gac_gpu_lower_to_bitcode(m, lowering, options->llvm_spirv, "amdgcn", &bitcode, &bitcode_size, diag))
     return false;
   bool object = options->output == GAC_AMDGCN_CODE_OBJECT;

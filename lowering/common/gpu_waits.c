@@ -238,14 +238,14 @@ typedef struct rewrite {
  * if/else into one whose In Flight is an OpPhi or OpSelect of two
  * constants: each gets its own M, and the wait becomes a branch on which
  * one In Flight is. */
-static void wait_counts(const gac_lowering *L, rewrite *w, const history *h) {
+static void wait_counts(const gac_lowering *L, rewrite *w, const history *h, bool tighten) {
   uint64_t q, n;
   uint32_t in_flight = w->inst->words[GAC_PIPELINE_VALUE_WORD];
   if (!lower_known(L, w->inst->words[GAC_PIPELINE_QUEUE_WORD], &q))
     return;
   w->queue = (uint32_t)q;
   if (lower_known(L, in_flight, &n)) {
-    w->count = count_for(q, n, h);
+    w->count = count_for(q, tighten && n ? n - 1 : n, h); /* a ping-pong loop's: one group more */
     w->n = (uint32_t)n;
     return;
   }
@@ -468,7 +468,8 @@ static bool find_pads(gac_lowering *L, const bool *committing, gac_block **block
 }
 
 /* Replaces the commits and waits of f, with the counts of the fixpoint. */
-static void lower_function(gac_lowering *L, const bool *committing, bool bulk_stores, gac_function *f) {
+static void lower_function(gac_lowering *L, const bool *committing, const bool *tighten, bool bulk_stores,
+                           gac_function *f) {
   gac_module *m = L->m;
   size_t num_blocks = 0;
   gac_foreach_block(b, f) num_blocks++;
@@ -497,7 +498,7 @@ static void lower_function(gac_lowering *L, const bool *committing, bool bulk_st
       rewrite w = {.inst = i, .op = op, .queue = GAC_AMDGCN_ANY, .n = GAC_AMDGCN_ANY, .n2 = GAC_AMDGCN_ANY};
       uint64_t q;
       if (op == GAC_ASYNC_WAIT)
-        wait_counts(L, &w, &h);
+        wait_counts(L, &w, &h, tighten && tighten[i->result_id]);
       if (op == GAC_ASYNC_COMMIT && lower_known(L, i->words[GAC_PIPELINE_QUEUE_WORD], &q) && q < GAC_AMDGCN_ANY)
         w.queue = (uint32_t)q;
       if (L->amdgcn && op == GAC_ASYNC_COMMIT && commits_nothing(m, i) && w.queue < PAD_QUEUES)
@@ -529,6 +530,12 @@ bool lower_async_waits_ptx(gac_lowering *L) {
    * waits (each once became a barrier here). */
   lower_drop_pipeline_markers(L->m);
   bool progress = false;
+  /* AMDGCN ping-pong: its calls first, so that committing knows them. */
+  bool *tighten = NULL;
+  if (L->amdgcn && L->pingpong) {
+    tighten = calloc(L->m->bound, sizeof *tighten);
+    gac_foreach_function(f, L->m) lower_amdgcn_pingpong(L, f, tighten);
+  }
   bool *committing = calloc(L->m->bound, sizeof *committing);
   gac_foreach_function(f, L->m) committing[f->def->result_id] = commits(L->m, f);
   /* A wait may be in another function than the bulk store it waits for
@@ -540,8 +547,9 @@ bool lower_async_waits_ptx(gac_lowering *L) {
     gac_foreach_block(b, f) {
       gac_foreach_inst(i, &b->insts) progress |= i->opcode == SpvOpGroupWaitEvents || gac_async_pipeline_op_of(L->m, i);
     }
-    lower_function(L, committing, bulk_stores, f);
+    lower_function(L, committing, tighten, bulk_stores, f);
   }
   free(committing);
+  free(tighten);
   return progress;
 }

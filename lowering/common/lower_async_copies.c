@@ -836,25 +836,40 @@ static const struct {
     {"helpers=never", -1, COPY_HELPERS_NEVER, -1},
 };
 
+/* amdgcn[,mcpu=gfx90a|gfx942][,pingpong]: gfx942 also has LDS-direct
+ * loads of 1 and 2 bytes; pingpong: lower_amdgcn_pingpong.c. */
+static bool amdgcn_arg(const char *arg, bool *dma_narrow, bool *pingpong) {
+  static const char *const forms[] = {"amdgcn", "amdgcn,mcpu=gfx90a", "amdgcn,mcpu=gfx942"};
+  for (unsigned k = 0; k < 3; k++) {
+    size_t len = strlen(forms[k]);
+    if (strncmp(arg, forms[k], len) == 0 && (!arg[len] || strcmp(arg + len, ",pingpong") == 0)) {
+      *dma_narrow = k == 2;
+      *pingpong = arg[len] != 0;
+      return true;
+    }
+  }
+  return false;
+}
+
 /* opencl[,strategy=S][,helpers=H], ptx[,sm=80|90] or
- * amdgcn[,mcpu=gfx90a|gfx942]. The default is
+ * amdgcn[,mcpu=gfx90a|gfx942][,pingpong]. The default is
  * cooperative: it was faster than lines on PoCL over most shapes of
  * bench/pocl (docs/LOWERING.md), and it is the one that spreads the work on
  * a device whose work-items run in parallel. */
 static bool parse_arg(const char *arg, strategy *s, copy_device *device, bool *sm90, bool *dma_narrow,
-                      copy_helper_mode *helpers, gac_diag *diag) {
+                      bool *pingpong, copy_helper_mode *helpers, gac_diag *diag) {
   *s = STRATEGY_COOPERATIVE;
   *device = COPY_DEVICE_POCL_CPU;
   *helpers = COPY_HELPERS_AUTO;
   *sm90 = arg && strcmp(arg, "ptx,sm=90") == 0;
-  *dma_narrow = arg && strcmp(arg, "amdgcn,mcpu=gfx942") == 0;
+  *dma_narrow = *pingpong = false;
   if (!arg)
     return true;
   if (strcmp(arg, "ptx") == 0 || strcmp(arg, "ptx,sm=80") == 0 || strcmp(arg, "ptx,sm=90") == 0) {
     *s = STRATEGY_PTX;
     return true;
   }
-  if (strcmp(arg, "amdgcn") == 0 || strcmp(arg, "amdgcn,mcpu=gfx90a") == 0 || strcmp(arg, "amdgcn,mcpu=gfx942") == 0) {
+  if (amdgcn_arg(arg, dma_narrow, pingpong)) {
     *s = STRATEGY_AMDGCN;
     return true;
   }
@@ -879,7 +894,7 @@ static bool parse_arg(const char *arg, strategy *s, copy_device *device, bool *s
                "--lower-async-copies=%s: expected opencl[,strategy=S][,device=D][,helpers=H] with S one of "
                "lines, cooperative, leader, auto, serial, late, D one of pocl-cpu, gpu (for auto) and H one of "
                "auto, always, never; or ptx[,sm=80|90]; or "
-               "amdgcn[,mcpu=gfx90a|gfx942]",
+               "amdgcn[,mcpu=gfx90a|gfx942][,pingpong]",
                arg);
   return false;
 }
@@ -887,9 +902,9 @@ static bool parse_arg(const char *arg, strategy *s, copy_device *device, bool *s
 static bool lower_async_copies(gac_module *m, const char *arg, gac_diag *diag) {
   strategy strat;
   copy_device device;
-  bool sm90, dma_narrow;
+  bool sm90, dma_narrow, pingpong;
   copy_helper_mode helper_mode;
-  if (!parse_arg(arg, &strat, &device, &sm90, &dma_narrow, &helper_mode, diag))
+  if (!parse_arg(arg, &strat, &device, &sm90, &dma_narrow, &pingpong, &helper_mode, diag))
     return false;
   /* PTX and AMDGCN: the waits become the target's, before the copies. */
   bool gpu = strat == STRATEGY_PTX || strat == STRATEGY_AMDGCN;
@@ -930,6 +945,8 @@ static bool lower_async_copies(gac_module *m, const char *arg, gac_diag *diag) {
     L.sm90 = sm90;
     L.amdgcn = strat == STRATEGY_AMDGCN;
     L.dma_narrow = dma_narrow;
+    L.pingpong = pingpong;
+    L.diag = diag;
     gac_require_capability(m, SpvCapabilityInt8); /* for the uchar type init made */
     queues = lower_async_waits_ptx(&L);
     if (!gac_diag_has_errors(diag) && strat == STRATEGY_PTX && !lower_ptx_ws_prepare(&L, diag))

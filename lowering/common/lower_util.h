@@ -19,6 +19,10 @@ typedef struct gac_lowering {
    * in vmcnt (gpu_waits.c); dma_narrow: 1- and 2-byte ones too
    * (gfx942; gfx90a loads only dwords from global memory to LDS). */
   bool amdgcn, dma_narrow;
+  /* AMDGCN: ping-pong the pipelined loops that allow it
+   * (lower_amdgcn_pingpong.c), with remarks to diag. */
+  bool pingpong;
+  gac_diag *diag;
   /* PTX sm_90: the warp-specialised functions (lower_ptx_warp_specialize.c). */
   struct gac_ptx_ws *ws;
 } gac_lowering;
@@ -75,6 +79,19 @@ uint32_t lower_amdgcn_dma_per_wave(gac_lowering *L, const gac_function *f, const
  * not known), then K loads that do nothing (an empty group's padding) */
 #define GAC_AMDGCN_COMMIT "__gac_amdgcn_commit"
 #define GAC_AMDGCN_ANY 0xffffffffu
+/* Ping-pong: + 0 or 1: () s_setprio; (): s_sched_barrier 0 (nothing moves
+ * across); (uint local linear id): before the loop, drain and align, then
+ * the waves 4-7 wait at one more s_barrier (enter); after it, waves 0-3
+ * (exit) */
+#define GAC_AMDGCN_SETPRIO_PREFIX "__gac_amdgcn_setprio_"
+#define GAC_AMDGCN_SCHED_BARRIER "__gac_amdgcn_sched_barrier"
+#define GAC_AMDGCN_PINGPONG_ENTER "__gac_amdgcn_pingpong_enter"
+#define GAC_AMDGCN_PINGPONG_EXIT "__gac_amdgcn_pingpong_exit"
+/* AMDGCN: ping-pong f's pipelined loops where the conditions hold
+ * (lower_amdgcn_pingpong.c), a remark for each loop that waits on a queue;
+ * tighten[id] (by result id) for each AsyncWait whose count must cover one
+ * group more than it names. */
+void lower_amdgcn_pingpong(gac_lowering *L, gac_function *f, bool *tighten);
 bool lower_global_to_local(const gac_module *m, uint32_t dst, uint32_t src);
 
 /* OpGroupAsyncCopy (OpenCL's 1D async_work_group_(strided_)copy) as the 2D
