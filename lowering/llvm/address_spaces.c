@@ -75,8 +75,9 @@ static bool is_noop_cast(const char *s) {
 }
 
 /* Renames in one pass; a renamed cast is examined once the whole line is
- * renamed, so lines are renamed first and their casts fixed after. */
-static void rename_line(text *out, const char *s, size_t n, unsigned constant_as) {
+ * renamed, so lines are renamed first and their casts fixed after. An
+ * address space the table has no row for goes to *unmapped. */
+static void rename_line(text *out, const char *s, size_t n, unsigned constant_as, unsigned *unmapped) {
   char space[32], mangled[16];
   snprintf(space, sizeof space, "addrspace(%u)", constant_as);
   snprintf(mangled, sizeof mangled, "PU3AS%u", constant_as);
@@ -92,6 +93,10 @@ static void rename_line(text *out, const char *s, size_t n, unsigned constant_as
     } else if (starts(s + i, "addrspace(2)")) {
       put(out, space, strlen(space));
       i += strlen("addrspace(2)");
+    } else if (starts(s + i, "addrspace(") && strtoul(s + i + strlen("addrspace("), NULL, 10) > 4) {
+      *unmapped = (unsigned)strtoul(s + i + strlen("addrspace("), NULL, 10);
+      put(out, s + i, 1);
+      i++;
     } else if (starts(s + i, "PU3AS4")) {
       put(out, "P", 1);
       i += strlen("PU3AS4");
@@ -116,7 +121,7 @@ static void put_line(text *out, const char *line) {
   put(out, p, strlen(p));
 }
 
-static char *rename_address_spaces(const char *in, unsigned constant_as) {
+static char *rename_address_spaces(const char *in, unsigned constant_as, unsigned *unmapped) {
   text out = {0}, line = {0};
   put(&out, "", 0);
   for (const char *s = in; *s;) {
@@ -124,7 +129,7 @@ static char *rename_address_spaces(const char *in, unsigned constant_as) {
     size_t n = eol ? (size_t)(eol - s) + 1 : strlen(s);
     line.len = 0;
     put(&line, "", 0);
-    rename_line(&line, s, n, constant_as);
+    rename_line(&line, s, n, constant_as, unmapped);
     put_line(&out, line.s);
     s += n;
   }
@@ -135,8 +140,19 @@ static char *rename_address_spaces(const char *in, unsigned constant_as) {
 bool gac_gpu_retarget_address_spaces(LLVMModuleRef *mod, unsigned constant_as, gac_diag *diag) {
   LLVMContextRef c = LLVMGetModuleContext(*mod);
   char *in = LLVMPrintModuleToString(*mod);
-  char *renamed = rename_address_spaces(in, constant_as);
+  unsigned unmapped = 0;
+  char *renamed = rename_address_spaces(in, constant_as, &unmapped);
   LLVMDisposeMessage(in);
+  /* The backends abort the process on an address space they do not know
+   * (NVPTX: "Bad address space found while emitting PTX"). */
+  if (unmapped) {
+    free(renamed);
+    gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "gpu.address-space",
+                 "the module uses SPIR address space %u (5, 6: global device or host; 7, 8: an Input or Output "
+                 "variable llvm-spirv-15 kept, not a builtin it knows), which the GPU paths do not map",
+                 unmapped);
+    return false;
+  }
   LLVMMemoryBufferRef buffer = LLVMCreateMemoryBufferWithMemoryRangeCopy(renamed, strlen(renamed), "retargeted");
   free(renamed);
   LLVMModuleRef out = NULL;
