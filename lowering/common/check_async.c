@@ -24,10 +24,10 @@
 
 enum { POS_CAP = 32, AGE_CAP = 8, MAX_ROUNDS = 1000, ALIAS_DEPTH = 8, PATH_MAX_BLOCKS = 12 };
 /* Contexts: bit 0, the innermost loop's first iteration (0) or a later one
- * (1), or outside loops whether the loop left last went round; bit 1, the
- * same of the innermost enclosing loop that copies (kept through loops
- * that do not: a tile's rows and columns), or for a loop outside any,
- * whether the loop before it went round. */
+ * (1), or outside loops whether the copying loop left last went round;
+ * bit 1, the same of the innermost enclosing loop that copies (kept through
+ * loops that do not: a tile's rows and columns), or for a loop outside
+ * any, whether the copying loop before it went round. */
 enum { NCTX = 4, CTX_LATER = 1, CTX_OUTER_LATER = 2 };
 #define PENDING UINT32_MAX
 #define UNKNOWN_BUFFER (-1)
@@ -1413,8 +1413,8 @@ static bool propagate(checker *c, state *states, const state *out, unsigned b, u
   /* Past every loop, the paths where the loop left went round or not stay
    * apart; back in the enclosing loop, its iteration is what entered this
    * one, and what entered it is no longer known. */
-  if (left && ls < 0)
-    targets = 1u << later;
+  if (left && ls < 0) /* a loop that does not copy (the epilogue's reads) keeps what came before it */
+    targets = left == 1 && !c->loop_copies[lb] ? 1u << (outer >> 1) : 1u << later;
   else if (left == 1 && c->loop_copies[ls]) /* its iteration is what entered this loop */
     targets = 1u << (outer >> 1) | 1u << ((outer >> 1) | CTX_OUTER_LATER);
   else if (left == 1) /* the loop that copies is the same */

@@ -8,9 +8,9 @@
 # strategy=late on PoCL (a wrong result) or by --check-async (a violation,
 # or more reads it cannot decide than in the original); the original must
 # pass both. Then the same mutants of the kernels with a fixed work-group
-# size (reqd_work_group_size(16, 16, 1)), checker only: there the stencil's
-# row pointers are bounded, so the original must be proved in full and
-# every mutant violated. Prints the tables; exits 1 if a mutant escapes.
+# size (reqd_work_group_size(16, 16, 1)), at 3 and 4 stages, checker only:
+# there the stencil's row pointers are bounded, so the original must be
+# proved in full and every mutant violated. Prints the tables; exits 1 if a mutant escapes.
 # Usage: pipelined_mutants.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
 build=$(realpath "$1") src=$(realpath "$2")
@@ -93,23 +93,29 @@ for m in "${mutants[@]}"; do
 done
 
 # The kernels with a fixed work-group size (the attribute written in, with or
-# without the source's own macro for it).
+# without the source's own macro for it), at 3 and 4 stages: checker only.
 sed -E 's/^kernel (REQD )?void/kernel __attribute__((reqd_work_group_size(16, 16, 1))) void/' \
   "$src/conformance/kernels/pipelined.cl" > "$work/reqd.cl"
-"$build/tools/gac-cc" -DSTAGES=3 --pipeline-loops "$work/reqd.cl" -o "$work/reqd.spv" 2>/dev/null
-"$build/tools/gac-opt" --print "$work/reqd.spv" > "$work/reqd.spvasm"
-echo
-echo "| mutant (pipelined-s3, reqd_work_group_size(16, 16, 1)) | --check-async | violated |"
-echo "|---|---|---|"
-for m in "${mutants[@]}"; do
-  IFS='|' read -r name k kind <<< "$m"
-  if [ "$kind" = none ]; then cp "$work/reqd.spvasm" "$work/r.spvasm"; else mutate "$work/reqd.spvasm" "$k" "$kind" > "$work/r.spvasm"; fi
-  "$build/tools/gac-as" "$work/r.spvasm" -o "$work/r.spv"
-  check_verdict "$work/r.spv"
-  if [ "$kind" = none ]; then
-    ok="-"
-    if [ "$violated" -gt 0 ] || [ "$undecided" -gt 0 ]; then status=1; fi
-  elif [ "$violated" -gt 0 ]; then ok=yes; else ok=no status=1; fi
-  echo "| $name | $verdict | $ok |"
+for stages in 3 4; do
+  "$build/tools/gac-cc" -DSTAGES=$stages --pipeline-loops "$work/reqd.cl" -o "$work/reqd.spv" 2>/dev/null
+  "$build/tools/gac-opt" --print "$work/reqd.spv" > "$work/reqd.spvasm"
+  echo
+  echo "| mutant (pipelined-s$stages, reqd_work_group_size(16, 16, 1)) | --check-async | violated |"
+  echo "|---|---|---|"
+  checks=("original|0|none")
+  for k in $(seq 1 "$(grep -c " AsyncWait " "$work/reqd.spvasm")"); do
+    checks+=("wait $k: In Flight one too lax|$k|lax" "wait $k dropped|$k|drop" "wait $k after its reads|$k|move")
+  done
+  for m in "${checks[@]}"; do
+    IFS='|' read -r name k kind <<< "$m"
+    if [ "$kind" = none ]; then cp "$work/reqd.spvasm" "$work/r.spvasm"; else mutate "$work/reqd.spvasm" "$k" "$kind" > "$work/r.spvasm"; fi
+    "$build/tools/gac-as" "$work/r.spvasm" -o "$work/r.spv"
+    check_verdict "$work/r.spv"
+    if [ "$kind" = none ]; then
+      ok="-"
+      if [ "$violated" -gt 0 ] || [ "$undecided" -gt 0 ]; then status=1; fi
+    elif [ "$violated" -gt 0 ]; then ok=yes; else ok=no status=1; fi
+    echo "| $name | $verdict | $ok |"
+  done
 done
 exit $status
