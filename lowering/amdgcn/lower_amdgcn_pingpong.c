@@ -1,16 +1,17 @@
 /* AMDGCN ping-pong (--lower-async-copies=amdgcn,...,pingpong; Triton's AMD
  * BlockPingpong, ../shared/seeds/001): in a pipelined loop the two halves
- * of an 8-wave work-group run one cluster apart, so that on each SIMD one
- * wave computes while the other waits for memory.
+ * of an 8-wave work-group run a phase apart, so that on each SIMD one wave
+ * computes while the other waits for memory.
  *
- * The loop body is two clusters between its two barriers: the memory
- * cluster (the wait's s_waitcnt and s_barrier, the prefetch's LDS-direct
- * loads, the commit) and the compute cluster (the LDS reads and the
- * arithmetic, up to the barrier that ends the body). Before the loop all
- * loads are drained and the work-group meets at a barrier; then waves 4-7
- * wait at one more s_barrier, which waves 0-3 pass as the loop's first. From
- * then on every barrier pairs a phase of waves 0-3 with the phase before it
- * of waves 4-7: one half computes while the other waits. After the loop
+ * A pipelined body has two barriers, the wait's and the one that ends it,
+ * so two phases: the prefetch's LDS-direct loads, the commit and the
+ * compute cluster (LDS reads and arithmetic); then, after the end barrier,
+ * the wait's s_waitcnt for memory. Before the loop all loads are drained
+ * and the work-group meets at a barrier; then waves 4-7 wait at one more
+ * s_barrier, which waves 0-3 pass as the loop's first. From then on every
+ * barrier pairs a phase of waves 0-3 with the phase before it of waves
+ * 4-7: one half issues its prefetch and computes while the other waits for
+ * memory. After the loop
  * waves 0-3 wait at one more s_barrier and the halves are aligned again.
  * The compute cluster runs at s_setprio 1, fenced by s_sched_barrier 0 so
  * that LLVM moves nothing across the boundaries.
@@ -30,7 +31,7 @@
  *   - no barrier in the body but one after its last read of local memory,
  *     on every path to the latch: the prefetch into the buffer read in the
  *     step before then comes after both that barrier and the wait's;
- *   - one exit. */
+ *   - one entry and one exit. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,7 +60,7 @@ static void call(gac_lowering *L, gac_builder *b, const char *name, uint32_t arg
 
 /* What one loop holds, and why it cannot ping-pong (NULL if it can). */
 typedef struct loop_scan {
-  unsigned waits, barriers, latches, exits, latch;
+  unsigned waits, barriers, latches, exits, entries, latch;
   gac_inst *wait, *last_commit, *end_barrier;
   gac_block *exit;
   bool read_after_barrier; /* a load of local memory after the barrier, in the body */
@@ -120,6 +121,11 @@ static loop_scan scan(gac_lowering *L, const gac_cfg *cfg, const bool *body, uns
   }
   if (at < 0 || s.latches != 1 || !gac_cfg_dominates(cfg, (unsigned)at, s.latch))
     s.end_barrier = NULL;
+  for (unsigned j = 0; j < cfg->num_pred[header]; j++)
+    s.entries += !body[cfg->pred[header][j]];
+  int exit = s.exit ? gac_cfg_index_of_block(cfg, s.exit) : -1;
+  for (unsigned j = 0; exit >= 0 && j < cfg->num_pred[exit]; j++)
+    s.exits += !body[cfg->pred[exit][j]]; /* entered from outside too: not only an exit */
   return s;
 }
 
@@ -152,8 +158,8 @@ static const char *refuse(gac_lowering *L, const loop_scan *s, uint64_t items) {
   if (s->barriers != 1)
     return "the loop body has barriers between its clusters: each would pair phases of the halves that are a "
            "cluster apart";
-  if (s->exits != 1)
-    return "the loop has more than one exit";
+  if (s->exits != 1 || s->entries != 1)
+    return "the loop has more than one entry or exit";
   return NULL;
 }
 
