@@ -133,7 +133,8 @@ __device__ __forceinline__ void run_tiles(unsigned tiles, Fetch fetch, Compute c
 
 // Warp-specialised: THREADS consumers and one producer warp (threads
 // THREADS..THREADS + 31). The producer fills slot t mod S with tile t once
-// the consumers have released it (empty[], count THREADS; a fresh mbarrier
+// the consumer warps have released it (empty[], count THREADS / 32: after
+// __syncwarp, lane 0 of each warp arrives, as CUTLASS's pipelines do; a fresh mbarrier
 // passes the wait for the phase before 0, so the first S go at once), its
 // lanes sharing the units (fetch(t, slot, lane, 32)) and arriving on full[]
 // when their cp.async land (count 32); consumers wait on full[], compute and
@@ -144,7 +145,7 @@ __device__ __forceinline__ bool run_tiles_ws(unsigned tiles, Fetch fetch, Comput
   const unsigned tid = threadIdx.x;
   if (tid == 0) {
     for (int s = 0; s < S; s++)
-      mbar_init(&full[s], 32), mbar_init(&empty[s], THREADS);
+      mbar_init(&full[s], 32), mbar_init(&empty[s], THREADS / 32);
     asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
   }
   __syncthreads();
@@ -161,7 +162,9 @@ __device__ __forceinline__ bool run_tiles_ws(unsigned tiles, Fetch fetch, Comput
     unsigned s = t % S;
     mbar_wait(&full[s], t / S & 1);
     compute(t, s);
-    mbar_arrive(&empty[s]);
+    __syncwarp();
+    if (tid % 32 == 0)
+      mbar_arrive(&empty[s]);
   }
   return true;
 }

@@ -14,6 +14,7 @@
 // RUN: gac-opt --print %t.1.ws.spv | FileCheck --check-prefix=IR1 %s
 // RUN: gac-opt --emit=ptx --sm=90 %t.1.ws.spv -o %t.1.ptx
 // RUN: FileCheck --check-prefix=PTX1 %s < %t.1.ptx
+// RUN: FileCheck --check-prefix=BAR1 %s < %t.1.ptx
 // RUN: gac-opt --emit=ptx --sm=90,warp-specialize %t.1.raised.spv -o %t.1.direct.ptx 2>/dev/null
 // RUN: FileCheck --check-prefix=PTX1 %s < %t.1.direct.ptx
 // RUN: %expect-exit 1 gac-opt --emit=ptx --sm=80 %t.1.ws.spv -o %t.1.sm80.ptx 2>&1 | FileCheck --check-prefix=SM80 %s
@@ -69,8 +70,9 @@
 // PTX1: mbarrier.try_wait.parity.shared::cta.b64
 // PTX1: fma.rn.f32
 // PTX1: mbarrier.arrive.shared::cta.b64
-// PTX1-NOT: bar.sync
-// PTX1: st.global.f32
+// The rings' initialisation is the kernel's one barrier.
+// BAR1-COUNT-1: bar.sync
+// BAR1-NOT: bar.sync
 
 // SM80: error: {{.*}}a warp-specialised loop needs sm_90{{.*}}[ptx.warp-specialize]
 // OPENCL: error: {{.*}}a warp-specialised loop runs only on the PTX path{{.*}}[lower.warp-specialize]
