@@ -131,10 +131,10 @@ static verdict promise(state *st, const isa_inst *i) {
   if (i->mark == ISA_MARK_WAIT_ALL) {
     commit(st, WAIT_ALL_BOUNDARY); /* all before it, and not what comes after */
   } else {
-    for (k = 0; k < st->len - 1u && st->len; k++)
+    for (k = 0; k + 1 < st->len; k++) /* queue[k]: the commit between s[k] and s[k + 1] */
       if ((st->queue[k] == i->queue || st->queue[k] == ISA_ANY_QUEUE) && ++seen == i->n + 1)
         break;
-    first = st->len && k < st->len - 1u ? k + 1 : st->len; /* not found: only the tail may hold it */
+    first = k + 1 < st->len ? k + 1 : st->len; /* not found: only the tail may hold it */
   }
   verdict v = V_NONE;
   for (k = first; k < segs(st); k++) {
@@ -184,7 +184,7 @@ static void transfer(state *st, const isa_inst *i) {
 }
 
 /* Before instruction i: its marker (a wait's promise comes after its own
- * s_waitcnt, in after_mark). */
+ * s_waitcnt, see step). */
 static void before(state *st, const isa_inst *i) {
   if (i->mark == ISA_MARK_COMMIT)
     commit(st, i->queue);
@@ -194,7 +194,7 @@ static void before(state *st, const isa_inst *i) {
 
 static bool same_key(const state *a, const state *b) {
   if (a->len != b->len || a->tail != b->tail || a->two_barriers != b->two_barriers ||
-      memcmp(a->queue, b->queue, a->len * sizeof a->queue[0]))
+      memcmp(a->queue, b->queue, (a->len - 1u) * sizeof a->queue[0]))
     return false;
   for (unsigned k = 0; k < segs(a); k++)
     if ((a->s[k].d.lo > 0) != (b->s[k].d.lo > 0) || (a->s[k].d.hi > 0) != (b->s[k].d.hi > 0))
