@@ -20,9 +20,11 @@
  * (on every path), published by a barrier (every path), promised by a
  * wait (some path), or left in flight by a wait that promised them (some
  * path). A program point holds up to STATES such states: paths with the
- * same commits and the same segments with and without DMA loads share one
- * (ranges hulled), others stay apart, so that a padded empty group and a
- * full one are not mixed; past STATES all are hulled into one.
+ * same commits, the same segments with and without DMA loads and the same
+ * promised loads not yet published share one (ranges hulled), others stay
+ * apart, so that a padded empty group and a full one are not mixed, nor a
+ * path between a wait and its barrier with one that did not wait; past
+ * STATES all are hulled into one.
  *
  * Ping-pong (between the markers __gac_pp_ and __gac_ppx_): the two halves
  * of the work-group run a barrier apart, so a barrier orders a wave's
@@ -197,7 +199,8 @@ static bool same_key(const state *a, const state *b) {
       memcmp(a->queue, b->queue, (a->len - 1u) * sizeof a->queue[0]))
     return false;
   for (unsigned k = 0; k < segs(a); k++)
-    if ((a->s[k].d.lo > 0) != (b->s[k].d.lo > 0) || (a->s[k].d.hi > 0) != (b->s[k].d.hi > 0))
+    if ((a->s[k].d.lo > 0) != (b->s[k].d.lo > 0) || (a->s[k].d.hi > 0) != (b->s[k].d.hi > 0) ||
+        a->s[k].unmet != b->s[k].unmet)
       return false;
   return true;
 }
