@@ -55,6 +55,7 @@ typedef struct seg {
   range n, d, t;  /* ordered loads; DMA loads; ordered loads after the newest DMA load (n where none) */
   bool done, pub; /* every path: its DMA loads complete; and published by s_barrier */
   bool pub1;      /* every path: complete before one barrier (ping-pong needs two) */
+  bool donem, pub1m, pubm; /* some path: the same (a load unpublished on every path is a race) */
   bool unmet;     /* some path: promised by a wait, and not yet complete and published */
   bool viol;      /* some path: the wait that promised them left one in flight */
 } seg;
@@ -76,7 +77,7 @@ typedef struct set {
 static uint8_t sat(unsigned v) { return v > CAP ? CAP : (uint8_t)v; }
 static range radd(range a, range b) { return (range){sat(a.lo + b.lo), sat(a.hi + b.hi)}; }
 static range rhull(range a, range b) { return (range){a.lo < b.lo ? a.lo : b.lo, a.hi > b.hi ? a.hi : b.hi}; }
-static const seg empty_seg = {.done = true, .pub = true, .pub1 = true};
+static const seg empty_seg = {.done = true, .pub = true, .pub1 = true, .donem = true, .pub1m = true, .pubm = true};
 
 /* s (newer) and o (older) as one segment. */
 static seg fold(const seg *s, const seg *o) {
@@ -86,6 +87,9 @@ static seg fold(const seg *s, const seg *o) {
   r.done = s->done && o->done;
   r.pub = s->pub && o->pub;
   r.pub1 = s->pub1 && o->pub1;
+  r.donem = s->donem && o->donem; /* some path has both: at most where each is on some path */
+  r.pub1m = s->pub1m && o->pub1m;
+  r.pubm = s->pubm && o->pubm;
   r.unmet = s->unmet || o->unmet;
   r.viol = s->viol || o->viol;
   return r;
@@ -114,8 +118,18 @@ static unsigned min_after(const state *st, unsigned k) {
   return p;
 }
 
+/* The most ordered loads after segment k's newest DMA load (CAP: 64 or more). */
+static unsigned max_after(const state *st, unsigned k) {
+  unsigned p = st->s[k].t.hi;
+  for (unsigned j = 0; j < k; j++)
+    p += st->s[j].n.hi;
+  return p;
+}
+
 /* s_waitcnt vmcnt(x) (x 64: no wait for loads). */
 static void wait(state *st, unsigned x) {
+  for (unsigned k = 0; x < CAP && k < segs(st); k++)
+    st->s[k].donem |= st->s[k].d.hi && max_after(st, k) >= x;
   for (unsigned k = 0; x < CAP && k < segs(st); k++)
     if (st->s[k].d.hi && !st->s[k].done && min_after(st, k) >= x) {
       st->s[k].done = true;
@@ -163,7 +177,7 @@ static void transfer(state *st, const isa_inst *i) {
     s->n = radd(s->n, (range){1, 1});
     s->d = radd(s->d, (range){1, 1});
     s->t = (range){0, 0};
-    s->done = s->pub = s->pub1 = false;
+    s->done = s->pub = s->pub1 = s->donem = s->pub1m = s->pubm = false;
     break;
   case ISA_LOAD:
     s->n = radd(s->n, (range){1, 1});
@@ -177,6 +191,8 @@ static void transfer(state *st, const isa_inst *i) {
       seg *g = &st->s[k];
       g->pub |= st->two_barriers ? g->pub1 : g->done;
       g->pub1 |= g->done;
+      g->pubm |= st->two_barriers ? g->pub1m : g->donem;
+      g->pub1m |= g->donem;
       g->unmet &= !(g->done && g->pub);
     }
     break;
@@ -215,7 +231,8 @@ static bool below(const state *a, const state *b) {
 
 static seg seg_hull(const seg *a, const seg *b) {
   return (seg){.n = rhull(a->n, b->n), .d = rhull(a->d, b->d), .t = rhull(a->t, b->t), .done = a->done && b->done,
-               .pub = a->pub && b->pub, .pub1 = a->pub1 && b->pub1, .unmet = a->unmet || b->unmet,
+               .pub = a->pub && b->pub, .pub1 = a->pub1 && b->pub1, .donem = a->donem || b->donem,
+               .pub1m = a->pub1m || b->pub1m, .pubm = a->pubm || b->pubm, .unmet = a->unmet || b->unmet,
                .viol = a->viol || b->viol};
 }
 
@@ -256,7 +273,7 @@ static void hull_any(state *d, const state *s) {
 static bool seg_eq(const seg *a, const seg *b) {
   return a->n.lo == b->n.lo && a->n.hi == b->n.hi && a->d.lo == b->d.lo && a->d.hi == b->d.hi &&
          a->t.lo == b->t.lo && a->t.hi == b->t.hi && a->done == b->done && a->pub == b->pub && a->pub1 == b->pub1 &&
-         a->unmet == b->unmet &&
+         a->donem == b->donem && a->pub1m == b->pub1m && a->pubm == b->pubm && a->unmet == b->unmet &&
          a->viol == b->viol;
 }
 
@@ -368,8 +385,11 @@ static bool solve(const isa_kernel *k, set *in, const char **why) {
 }
 
 /* An LDS read's verdict on one state: every promised DMA load complete and
- * published (V_NONE if no DMA load is in the state at all). */
-static verdict read_verdict(const state *st, unsigned *in_flight) {
+ * published (V_NONE if no DMA load is in the state at all). Violated where
+ * a wait left a promised load in flight, or where one is complete on every
+ * path of the state (unmet is too: it is in the key) and published on none
+ * (*unpublished). */
+static verdict read_verdict(const state *st, unsigned *in_flight, bool *unpublished) {
   verdict v = V_NONE;
   for (unsigned k = 0; k < segs(st); k++) {
     const seg *s = &st->s[k];
@@ -378,8 +398,10 @@ static verdict read_verdict(const state *st, unsigned *in_flight) {
     v = v > V_PROVED ? v : V_PROVED;
     if (!s->done)
       *in_flight += 1;
+    bool bare = s->unmet && s->done && s->d.lo && !s->pubm && k < st->len;
+    *unpublished |= bare && !s->viol;
     if (s->unmet)
-      v = s->viol ? V_VIOLATED : v > V_UNDECIDED ? v : V_UNDECIDED;
+      v = s->viol || bare ? V_VIOLATED : v > V_UNDECIDED ? v : V_UNDECIDED;
   }
   return v;
 }
@@ -437,10 +459,11 @@ void isa_check_kernel(const isa_kernel *k, const char *where, bool verbose, FILE
       continue;
     verdict v = V_NONE;
     unsigned in_flight = 0;
+    bool unpublished = false;
     for (unsigned s = 0; s < in[at].n; s++) {
       state st = in[at].st[s];
       before(&st, i);
-      verdict r = read_verdict(&st, &in_flight);
+      verdict r = read_verdict(&st, &in_flight, &unpublished);
       v = r > v ? r : v;
     }
     if (v == V_NONE) {
@@ -456,6 +479,9 @@ void isa_check_kernel(const isa_kernel *k, const char *where, bool verbose, FILE
               v == V_PROVED ? (in_flight ? "every LDS-direct load the waits before it promise is complete and published; "
                                            "groups they do not promise may stay in flight"
                                          : "every LDS-direct load before it is complete and published")
+              : v == V_VIOLATED && unpublished
+                  ? "an LDS-direct load a wait promised is complete but no barrier has published it on any path "
+                    "(in a ping-pong loop: two)"
               : v == V_VIOLATED ? "a wait before it left an LDS-direct load it promised in flight"
                                 : "an LDS-direct load a wait promised may be in flight or unpublished on some path");
   }
