@@ -31,7 +31,7 @@
  *   - no barrier in the body but one after its last read of local memory,
  *     on every path to the latch: the prefetch into the buffer read in the
  *     step before then comes after both that barrier and the wait's;
- *   - one entry and one exit. */
+ *   - one entry, from a block that only enters it, and one exit. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,8 +121,13 @@ static loop_scan scan(gac_lowering *L, const gac_cfg *cfg, const bool *body, uns
   }
   if (at < 0 || s.latches != 1 || !gac_cfg_dominates(cfg, (unsigned)at, s.latch))
     s.end_barrier = NULL;
-  for (unsigned j = 0; j < cfg->num_pred[header]; j++)
-    s.entries += !body[cfg->pred[header][j]];
+  /* One entry, from a block that only enters: the drain and the extra
+   * barrier there must run exactly when the loop (and its exit) runs. */
+  for (unsigned j = 0; j < cfg->num_pred[header]; j++) {
+    unsigned p = cfg->pred[header][j];
+    if (!body[p])
+      s.entries += cfg->num_succ[p] == 1 ? 1 : 2;
+  }
   int exit = s.exit ? gac_cfg_index_of_block(cfg, s.exit) : -1;
   for (unsigned j = 0; exit >= 0 && j < cfg->num_pred[exit]; j++)
     s.exits += !body[cfg->pred[exit][j]]; /* entered from outside too: not only an exit */
@@ -159,7 +164,8 @@ static const char *refuse(gac_lowering *L, const loop_scan *s, uint64_t items) {
     return "the loop body has barriers between its clusters: each would pair phases of the halves that are a "
            "cluster apart";
   if (s->exits != 1 || s->entries != 1)
-    return "the loop has more than one entry or exit";
+    return "the loop has more than one entry or exit, or is entered by a conditional branch (the halves' extra "
+           "barriers must run exactly when the loop does)";
   return NULL;
 }
 
