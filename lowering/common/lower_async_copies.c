@@ -791,6 +791,34 @@ bool lower_core_copy_as_2d(gac_lowering *L, const gac_inst *i, gac_async_copy *k
   return true;
 }
 
+/* Whether copy i's sizes are of the size type the lowering computes with
+ * and its event of OpTypeEvent. Others pass the validators (a signed 64-bit
+ * size, a pointer as OpGroupAsyncCopy's event) but made invalid code. */
+static bool operand_types_fit(gac_lowering *L, const gac_inst *i, gac_diag *diag) {
+  gac_module *m = L->m;
+  const gac_inst *size = gac_def(m, L->size_type), *event = gac_def(m, L->event_type);
+  bool ok = true;
+  gac_async_copy k;
+  if (i->opcode == SpvOpGroupAsyncCopy) {
+    ok = i->num_operands > 7 && gac_value_type(m, gac_operand_word(i, 5)) == size &&
+         gac_value_type(m, gac_operand_word(i, 6)) == size && gac_value_type(m, gac_operand_word(i, 7)) == event;
+  } else if (gac_async_copy_decode(m, i, &k)) { /* else: refused below, lower.invalid */
+    const gac_async_copy_info *info = gac_async_copy_info_for(k.op);
+    for (unsigned o = 0; o < info->num_operands; o++) {
+      size_t field = info->operands[o].field;
+      if (field != offsetof(gac_async_copy, source) && field != offsetof(gac_async_copy, destination))
+        ok = ok && gac_value_type(m, gac_async_copy_get(&k, &info->operands[o])) ==
+                       (field == offsetof(gac_async_copy, event) ? event : size);
+    }
+  }
+  if (!ok)
+    gac_diag_add(diag, GAC_ERROR, i->offset, i->result_id, "lower.operand-type",
+                 "a size operand is not of the %s-bit unsigned integer type the lowering computes with, or the "
+                 "event is not an OpTypeEvent",
+                 gac_module_addressing_model(m) == SpvAddressingModelPhysical32 ? "32" : "64");
+  return ok;
+}
+
 /* An OpenCL strategy and, for auto, the device profile. */
 typedef struct opencl_strategy {
   strategy strat;
@@ -989,8 +1017,11 @@ static bool lower_async_copies(gac_module *m, const char *arg, gac_diag *diag) {
         copy_helpers_count(helpers, &k);
     }
   }
-  bool ok = true;
-  for (size_t c = 0; c < n; c++) {
+  bool typed = true;
+  for (size_t c = 0; c < n; c++)
+    typed = operand_types_fit(&L, copies[c], diag) && typed;
+  bool ok = typed;
+  for (size_t c = 0; typed && c < n; c++) {
     gac_inst *inst = copies[c];
     unsigned run = 1;
     while (strat == STRATEGY_PTX && run < MAX_RUN && c + run < n && joins_run(&L, copies + c, run, copies[c + run]))

@@ -68,28 +68,13 @@ static bool known_empty(const gac_lowering *L, const gac_async_copy *k) {
          lower_known_zero(L, k->num_lines) || (k->op == GAC_GROUP_ASYNC_COPY_3D3D && lower_known_zero(L, k->num_planes));
 }
 
-/* Whether k's size operands are of the type the helpers take them as (a
- * signed or other integer type of the same width is not: a call must pass
- * exactly the parameter's type). */
-static bool sizes_fit(const gac_lowering *L, const gac_async_copy *k) {
-  const gac_async_copy_info *info = gac_async_copy_info_for(k->op);
-  for (unsigned i = 0; i < info->num_operands; i++) {
-    const gac_async_copy_operand_info *o = &info->operands[i];
-    if (o->field != offsetof(gac_async_copy, source) && o->field != offsetof(gac_async_copy, destination) &&
-        o->field != offsetof(gac_async_copy, event) &&
-        gac_value_type(L->m, gac_async_copy_get(k, o)) != gac_def(L->m, L->size_type))
-      return false;
-  }
-  return true;
-}
-
 /* k's class, added if new (NULL if k cannot be called: a pointer operand
- * of no known storage class, a size operand of another type, or out of memory). */
+ * of no known storage class, or out of memory). */
 static copy_class *class_of(copy_helpers *H, const gac_async_copy *k) {
   copy_class c = {.op = k->op,
                   .src_sc = lower_storage_class(H->L->m, k->source),
                   .dst_sc = lower_storage_class(H->L->m, k->destination)};
-  if (c.src_sc == ~0u || c.dst_sc == ~0u || !sizes_fit(H->L, k))
+  if (c.src_sc == ~0u || c.dst_sc == ~0u)
     return NULL;
   if (!lower_known(H->L, k->num_bytes_per_element, &c.bytes_per_element))
     c.bytes_per_element = 0;
