@@ -209,14 +209,11 @@ static spv_result_t place(reader *r, gac_inst *inst) {
  * or, for a signed integer, the sign's. A word with other bits set reads,
  * but no text can say it (the disassembler prints a number the assembler
  * refuses), and it is not a value of the type. */
-static spv_result_t check_literal_width(reader *r, const gac_inst *inst) {
-  if ((inst->opcode != SpvOpConstant && inst->opcode != SpvOpSpecConstant) || inst->num_words != 4)
-    return SPV_SUCCESS;
-  const gac_inst *type = gac_def(r->m, inst->type_id);
+static spv_result_t check_literal(reader *r, const gac_inst *inst, const gac_inst *type, uint32_t value) {
   if (!type || (type->opcode != SpvOpTypeInt && type->opcode != SpvOpTypeFloat) || type->words[2] >= 32 ||
       type->words[2] == 0)
     return SPV_SUCCESS;
-  uint32_t width = type->words[2], value = inst->words[3];
+  uint32_t width = type->words[2];
   bool is_signed = type->opcode == SpvOpTypeInt && type->words[3];
   uint32_t high = value >> width, sign = is_signed && (value >> (width - 1) & 1);
   if (high == (sign ? UINT32_MAX >> width : 0))
@@ -225,6 +222,22 @@ static spv_result_t check_literal_width(reader *r, const gac_inst *inst) {
               "%s: the literal word 0x%08x does not fit the %u-bit type: its high-order bits must be %s "
               "(SPIR-V 2.2.1)",
               opname(inst->opcode), value, width, is_signed ? "the sign's" : "zero");
+}
+
+/* The literals typed by a narrower type: a constant's, and OpSwitch's case
+ * values (the selector's type; one word each below 32 bits). */
+static spv_result_t check_literal_width(reader *r, const gac_inst *inst) {
+  if ((inst->opcode == SpvOpConstant || inst->opcode == SpvOpSpecConstant) && inst->num_words == 4)
+    return check_literal(r, inst, gac_def(r->m, inst->type_id), inst->words[3]);
+  if (inst->opcode == SpvOpSwitch && inst->num_words >= 3) {
+    const gac_inst *type = gac_value_type(r->m, inst->words[1]);
+    for (unsigned w = 3; w + 1 < inst->num_words; w += 2) {
+      spv_result_t res = check_literal(r, inst, type, inst->words[w]);
+      if (res != SPV_SUCCESS)
+        return res;
+    }
+  }
+  return SPV_SUCCESS;
 }
 
 static spv_result_t on_instruction(void *user, const spv_parsed_instruction_t *p) {
