@@ -342,7 +342,7 @@ static bool has_bulk(const gac_lowering *L, const gac_function *f, bool load) {
         continue;
       }
       if ((load ? lower_global_to_local(m, dst, src) : lower_global_to_local(m, src, dst)) &&
-          lower_ptx_may_bulk(L, i))
+          lower_ptx_may_bulk(L, i) && !lower_ptx_ws_producer_copy(L, i))
         return true;
     }
   }

@@ -79,6 +79,7 @@ typedef struct copy_plan {
   bool empty;            /* a constant 0 elements, bytes, lines or planes */
   uint64_t line_bytes_known; /* 0 if not a constant */
   bool in_helper;        /* built in a copy helper, which launches of any size call */
+  uint32_t ws_mbar;      /* sm_90, a producer warp's copy: the full mbarrier of its ring slot */
 } copy_plan;
 
 /* ptr as a pointer to uchar in its storage class (a bitcast unless it is one). */
@@ -365,6 +366,9 @@ static void leader_loop(gac_lowering *L, copy_plan *p, gac_block *from, gac_bloc
  * (bench/cuda, docs/PTX.md). Shorter lines take cp.async units, and a
  * function with no copy that may be bulk gets no mbarrier ring. */
 enum { BULK_MIN_LINE = 256 };
+/* The same holds for a warp-specialised loop's producer warp: with its
+ * 128-byte lines as bulk copies (the threshold lowered, as an experiment)
+ * bench/cuda's warp-specialised SGEMM ran at 0.76x its cp.async producer. */
 
 static uint64_t element_size(const gac_module *m, uint32_t type);
 
@@ -402,7 +406,7 @@ static gac_block *bulk_copy(gac_lowering *L, copy_plan *p, gac_block *test, gac_
   gac_function *f = test->function;
   uint32_t sc_src = gac_def(m, p->src_ptr_type)->words[2], sc_dst = gac_def(m, p->dst_ptr_type)->words[2];
   gac_ptx_ring *ring = lower_ptx_ring_of(L, f);
-  bool load = sc_src == SpvStorageClassCrossWorkgroup && sc_dst == SpvStorageClassWorkgroup && ring;
+  bool load = sc_src == SpvStorageClassCrossWorkgroup && sc_dst == SpvStorageClassWorkgroup && (ring || p->ws_mbar);
   bool store = sc_src == SpvStorageClassWorkgroup && sc_dst == SpvStorageClassCrossWorkgroup;
   if ((!load && !store) || (p->line_bytes_known && p->line_bytes_known < BULK_MIN_LINE))
     return test;
@@ -432,7 +436,7 @@ static gac_block *bulk_copy(gac_lowering *L, copy_plan *p, gac_block *test, gac_
   gac_builder b = gac_builder_at_end(m, &bulk->insts);
   if (store) {
     lower_workgroup_barrier(L, &b);
-  } else {
+  } else if (!p->ws_mbar) { /* (a producer warp's slot: its PipeProducerAcquire freed it) */
     /* The slot this copy arms must not hold a group still in flight. */
     bulk = lower_ptx_ring_make_room(L, ring, bulk);
     b = gac_builder_at_end(m, &bulk->insts);
@@ -444,7 +448,7 @@ static gac_block *bulk_copy(gac_lowering *L, copy_plan *p, gac_block *test, gac_
    * expect_tx, and the phase cannot complete before the commit's arrive. */
   uint32_t uint = gac_type_int(m, 32, 0), mbar = 0;
   if (load) {
-    mbar = lower_ptx_ring_slot(L, ring, &b);
+    mbar = p->ws_mbar ? p->ws_mbar : lower_ptx_ring_slot(L, ring, &b);
     uint32_t elected = lower_op2(&b, SpvOpIEqual, L->bool_type, id, L->zero);
     gac_block *issue = gac_block_create(m, f, bulk);
     gac_build_ops(&b, SpvOpBranchConditional, 0, 0, GAC_ID(elected), GAC_ID(gac_block_label(issue)),
@@ -976,9 +980,11 @@ static bool lower_async_copies(gac_module *m, const char *arg, gac_diag *diag) {
     L.pingpong = pingpong;
     L.diag = diag;
     gac_require_capability(m, SpvCapabilityInt8); /* for the uchar type init made */
-    queues = lower_async_waits_ptx(&L);
-    if (!gac_diag_has_errors(diag) && strat == STRATEGY_PTX && !lower_ptx_ws_prepare(&L, diag))
+    /* Warp-specialised functions first: their producer's copies arm the
+     * pipes' rings, not the function's (gpu_waits.c makes none for them). */
+    if (strat == STRATEGY_PTX && !lower_ptx_ws_prepare(&L, diag))
       return false;
+    queues = lower_async_waits_ptx(&L);
   } else {
     queues = gac_lower_async_queues(m, NULL, diag);
   }
@@ -1049,6 +1055,8 @@ static bool lower_async_copies(gac_module *m, const char *arg, gac_diag *diag) {
     gac_block *exit = gac_block_split_after(m, inst);
     gac_builder b = gac_builder_before(m, inst);
     plan_copy(&L, &b, &p);
+    if (strat == STRATEGY_PTX && sm90)
+      p.ws_mbar = lower_ptx_ws_full_slot(&L, &b, inst);
     uint32_t result = inst->result_id;
     gac_inst_remove(m, inst);
     uint32_t event = lower_opencl(&L, &p, pre, exit, opencl);

@@ -132,6 +132,10 @@ uint32_t lower_to_u32(gac_lowering *L, gac_builder *b, uint32_t x);
  * size of the work-group into the producer warp's lane and size. */
 bool lower_ptx_ws_prepare(gac_lowering *L, gac_diag *diag);
 bool lower_ptx_ws_participants(const gac_lowering *L, gac_builder *b, uint32_t *id, uint32_t *size);
+/* A producer warp's copy: the full mbarrier of the ring slot it fills (built
+ * at b), which its bulk copies complete on; 0 for any other copy. */
+uint32_t lower_ptx_ws_full_slot(gac_lowering *L, gac_builder *b, const gac_inst *copy);
+bool lower_ptx_ws_producer_copy(const gac_lowering *L, const gac_inst *copy);
 bool lower_ptx_ws_finish(gac_lowering *L, gac_diag *diag);
 
 /* PTX sm_90 (lower_ptx_ring.c): a ring of mbarriers in local memory per

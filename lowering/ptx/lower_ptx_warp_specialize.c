@@ -7,13 +7,16 @@
  *
  *   full[k]   count P: every producer lane's cp.async.mbarrier.arrive.noinc
  *             after its copies, so the phase completes when all of the
- *             slot's bytes have landed;
+ *             slot's cp.async have landed; bulk copies (lines of 256 bytes
+ *             or more, 16-byte aligned: lower_async_copies.c) complete on
+ *             it too, lane 0 adding their bytes with expect_tx first;
  *   empty[k]  count C: every consumer arrives when done with the slot.
  *
  *   PipeProducerAcquire(t)  wait empty[t mod d], parity ((t / d) & 1) ^ 1
  *                           (a fresh mbarrier counts its phase "before 0",
  *                           parity 1, as complete: the first d pass at once)
- *   the copies              the producer lanes share them (cp.async units)
+ *   the copies              the producer lanes share them (cp.async units,
+ *                           or bulk copies per line)
  *   PipeProducerCommit(t)   cp.async.mbarrier.arrive.noinc full[t mod d]
  *   PipeConsumerWait(t)     wait full[t mod d], parity (t / d) & 1
  *   PipeConsumerRelease(t)  arrive on empty[t mod d]
@@ -37,9 +40,39 @@
 #include "gac/ptx.h"
 #include "lower_util.h"
 
+typedef struct pipe_rings {
+  uint32_t pipe, depth, full, empty; /* full/empty: local ulong[depth] */
+} pipe_rings;
+
+static uint32_t ring_array(gac_lowering *L, uint32_t depth, const char *name) {
+  gac_module *m = L->m;
+  uint32_t ulong = gac_type_int(m, 64, 0);
+  uint32_t array = gac_type_array(m, ulong, gac_constant_int(m, gac_type_int(m, 32, 0), depth));
+  gac_builder g = gac_builder_at_end(m, &m->sections[GAC_SECTION_GLOBAL]);
+  uint32_t var = gac_build_ops(&g, SpvOpVariable, gac_type_pointer(m, SpvStorageClassWorkgroup, array), GAC_NEW_ID,
+                               GAC_LIT(SpvStorageClassWorkgroup))->result_id;
+  gac_builder n = gac_builder_at_end(m, &m->sections[GAC_SECTION_DEBUG_NAME]);
+  gac_build_ops(&n, SpvOpName, 0, 0, GAC_ID(var), GAC_STR(name));
+  if (m->version >= 0x00010400)
+    gac_add_to_interfaces(m, var);
+  return var;
+}
+
+static uint32_t slot(gac_lowering *L, gac_builder *b, uint32_t ring, uint32_t depth, uint32_t t) {
+  gac_module *m = L->m;
+  uint32_t type = gac_value_type(m, t)->result_id;
+  uint32_t index = lower_op2(b, SpvOpUMod, type, t, gac_constant_int(m, type, depth));
+  uint32_t ptr = gac_type_pointer(m, SpvStorageClassWorkgroup, gac_type_int(m, 64, 0));
+  return gac_build_ops(b, SpvOpAccessChain, ptr, GAC_NEW_ID, GAC_ID(ring), GAC_ID(index))->result_id;
+}
+
+enum { MAX_PIPES = 8 };
+
 struct gac_ptx_ws {
   gac_function *f;
   uint32_t consumers, producers;
+  pipe_rings rings[MAX_PIPES];
+  unsigned num_rings;
   gac_block *consumer_start;
   uint8_t *producer_block; /* by label id, below bound */
   uint32_t bound;
@@ -108,30 +141,90 @@ bool lower_ptx_ws_prepare(gac_lowering *L, gac_diag *diag) {
           reach(m, p, w->consumer_start, w->producer_block, w->bound);
       }
     }
-    /* The producer's copies are cp.async units completing on full[]; bulk
-     * copies (expect_tx from the producer) are not done yet. */
-    gac_foreach_block(b, f) {
-      if (!w->producer_block[gac_block_label(b)])
+    /* Each pipe's rings, which the producer's copies already arm. */
+    gac_foreach_block(b, f) gac_foreach_inst(i, &b->insts) {
+      if (gac_async_pipeline_op_of(m, i) != GAC_PIPE)
         continue;
-      gac_foreach_inst(i, &b->insts) {
-        if ((gac_is_async_copy_inst(m, i) || i->opcode == SpvOpGroupAsyncCopy) && lower_ptx_may_bulk(L, i)) {
-          gac_diag_add(diag, GAC_ERROR, i->offset, i->result_id, "ptx.warp-specialize",
-                       "a copy of the producer warp whose lines may be 256 bytes or longer: sm_90 would move it "
-                       "with bulk copies, which the producer warp does not issue yet; shorter lines, or "
-                       "--pipeline-loops without warp-specialize");
-          return false;
-        }
+      if (w->num_rings == MAX_PIPES) {
+        gac_diag_add(diag, GAC_ERROR, i->offset, i->result_id, "ptx.warp-specialize", "Pipe: at most %d per function",
+                     MAX_PIPES);
+        return false;
       }
+      uint32_t d = (uint32_t)constant_of(L, i->words[GAC_PIPE_DEPTH_WORD]);
+      w->rings[w->num_rings++] = (pipe_rings){i->result_id, d, ring_array(L, d, "__gac_full"),
+                                              ring_array(L, d, "__gac_empty")};
     }
   }
   return true;
 }
 
+/* Whether block b runs in the producer warp: one found so by prepare, or
+ * one the copy lowering has made since (label past the bound) that a
+ * producer's block leads to. */
+static bool in_producer(const struct gac_ptx_ws *w, const gac_block *b, uint8_t *seen, uint32_t bound) {
+  uint32_t label = gac_block_label(b);
+  if (label < w->bound)
+    return w->producer_block[label];
+  if (label >= bound || seen[label])
+    return false;
+  seen[label] = 1;
+  gac_foreach_block(p, w->f) {
+    const gac_inst *t = gac_block_terminator(p);
+    unsigned targets[8], n = t ? gac_terminator_targets(t, targets, 8) : 0;
+    for (unsigned k = 0; k < n; k++)
+      if (gac_operand_word(t, targets[k]) == label && in_producer(w, p, seen, bound))
+        return true;
+  }
+  return false;
+}
+
 static const struct gac_ptx_ws *ws_of_block(const gac_lowering *L, const gac_block *b) {
-  for (const struct gac_ptx_ws *w = L->ws; w && b; w = w->next)
-    if (w->f == b->function && gac_block_label(b) < w->bound && w->producer_block[gac_block_label(b)])
-      return w;
+  for (const struct gac_ptx_ws *w = L->ws; w && b; w = w->next) {
+    if (w->f != b->function)
+      continue;
+    uint8_t *seen = calloc(L->m->bound, 1);
+    bool producer = in_producer(w, b, seen, L->m->bound);
+    free(seen);
+    return producer ? w : NULL;
+  }
   return NULL;
+}
+
+/* The pipe ring a producer's copy fills, and the iteration: the
+ * PipeProducerCommit whose group the copy is in. */
+static const pipe_rings *ring_of_copy(const gac_lowering *L, const struct gac_ptx_ws *w, const gac_inst *copy,
+                                      uint32_t *t) {
+  gac_module *m = L->m;
+  gac_foreach_block(b, w->f) gac_foreach_inst(i, &b->insts) {
+    if (gac_async_pipeline_op_of(m, i) != GAC_PIPE_PRODUCER_COMMIT)
+      continue;
+    uint32_t e = i->words[GAC_PIPE_EVENT_WORD];
+    for (unsigned depth = 0; e && depth < 256; depth++) {
+      gac_async_copy k;
+      const gac_inst *d = gac_def(m, e);
+      if (d == copy)
+        for (unsigned r = 0; r < w->num_rings; r++)
+          if (w->rings[r].pipe == i->words[GAC_PIPE_OF_WORD]) {
+            *t = i->words[GAC_PIPE_ITERATION_WORD];
+            return &w->rings[r];
+          }
+      if (!d || !gac_async_copy_decode(m, d, &k))
+        break;
+      e = k.event;
+    }
+  }
+  return NULL;
+}
+
+bool lower_ptx_ws_producer_copy(const gac_lowering *L, const gac_inst *copy) {
+  return L->ws && ws_of_block(L, gac_inst_block(copy));
+}
+
+uint32_t lower_ptx_ws_full_slot(gac_lowering *L, gac_builder *b, const gac_inst *copy) {
+  const struct gac_ptx_ws *w = L->ws ? ws_of_block(L, gac_inst_block(copy)) : NULL;
+  uint32_t t;
+  const pipe_rings *r = w ? ring_of_copy(L, w, copy, &t) : NULL;
+  return r ? slot(L, b, r->full, r->depth, t) : 0;
 }
 
 bool lower_ptx_ws_participants(const gac_lowering *L, gac_builder *b, uint32_t *id, uint32_t *size) {
@@ -146,32 +239,6 @@ bool lower_ptx_ws_participants(const gac_lowering *L, gac_builder *b, uint32_t *
 }
 
 /* ---- finishing ---------------------------------------------------------- */
-
-typedef struct pipe_rings {
-  uint32_t pipe, depth, full, empty; /* full/empty: local ulong[depth] */
-} pipe_rings;
-
-static uint32_t ring_array(gac_lowering *L, uint32_t depth, const char *name) {
-  gac_module *m = L->m;
-  uint32_t ulong = gac_type_int(m, 64, 0);
-  uint32_t array = gac_type_array(m, ulong, gac_constant_int(m, gac_type_int(m, 32, 0), depth));
-  gac_builder g = gac_builder_at_end(m, &m->sections[GAC_SECTION_GLOBAL]);
-  uint32_t var = gac_build_ops(&g, SpvOpVariable, gac_type_pointer(m, SpvStorageClassWorkgroup, array), GAC_NEW_ID,
-                               GAC_LIT(SpvStorageClassWorkgroup))->result_id;
-  gac_builder n = gac_builder_at_end(m, &m->sections[GAC_SECTION_DEBUG_NAME]);
-  gac_build_ops(&n, SpvOpName, 0, 0, GAC_ID(var), GAC_STR(name));
-  if (m->version >= 0x00010400)
-    gac_add_to_interfaces(m, var);
-  return var;
-}
-
-static uint32_t slot(gac_lowering *L, gac_builder *b, uint32_t ring, uint32_t depth, uint32_t t) {
-  gac_module *m = L->m;
-  uint32_t type = gac_value_type(m, t)->result_id;
-  uint32_t index = lower_op2(b, SpvOpUMod, type, t, gac_constant_int(m, type, depth));
-  uint32_t ptr = gac_type_pointer(m, SpvStorageClassWorkgroup, gac_type_int(m, 64, 0));
-  return gac_build_ops(b, SpvOpAccessChain, ptr, GAC_NEW_ID, GAC_ID(ring), GAC_ID(index))->result_id;
-}
 
 /* (t / depth) & 1, flipped for the producer's wait on empty[]. */
 static uint32_t parity(gac_lowering *L, gac_builder *b, uint32_t depth, uint32_t t, bool flip) {
@@ -325,20 +392,12 @@ static void export_block_threads(gac_lowering *L, gac_function *f, uint32_t thre
 static bool finish_one(gac_lowering *L, struct gac_ptx_ws *w, gac_diag *diag) {
   gac_module *m = L->m;
   gac_function *f = w->f;
-  pipe_rings rings[8];
-  unsigned nr = 0;
+  const pipe_rings *rings = w->rings;
+  unsigned nr = w->num_rings;
   uint32_t mutex_id = 0;
   gac_foreach_block(b, f) gac_foreach_inst(i, &b->insts) {
-    uint32_t op = gac_async_pipeline_op_of(m, i);
-    if (op == GAC_PIPE && nr < 8) {
-      uint32_t d = (uint32_t)constant_of(L, i->words[GAC_PIPE_DEPTH_WORD]);
-      rings[nr++] = (pipe_rings){i->result_id, d, ring_array(L, d, "__gac_full"), ring_array(L, d, "__gac_empty")};
-    } else if (op == GAC_PIPE && nr == 8) {
-      gac_diag_add(diag, GAC_ERROR, i->offset, i->result_id, "ptx.warp-specialize", "Pipe: at most 8 per function");
-      return false;
-    } else if (op == GAC_MUTEX) {
+    if (gac_async_pipeline_op_of(m, i) == GAC_MUTEX)
       mutex_id = (uint32_t)constant_of(L, i->words[GAC_MUTEX_BARRIER_WORD]);
-    }
   }
   if (!mutex_id)
     mutex_id = 1; /* the pool's first: no Mutex holds any */
