@@ -279,6 +279,14 @@ bool gac_gpu_resolve(LLVMModuleRef mod, LLVMCallConv kernel_cc, const char *cons
   return ok;
 }
 
+/* While the bitcode is read: LLVM's default handler exits the process on an
+ * error (bitcode LLVM 19 cannot read); keep the first message instead. */
+static void keep_error(LLVMDiagnosticInfoRef info, void *user) {
+  char **message = user;
+  if (LLVMGetDiagInfoSeverity(info) == LLVMDSError && !*message)
+    *message = LLVMGetDiagInfoDescription(info);
+}
+
 bool gac_gpu_from_bitcode(const gac_gpu_target *t, const void *options, const void *bitcode, size_t size,
                           LLVMCodeGenFileType kind, char **out, size_t *out_size, gac_diag *diag) {
   *out = NULL;
@@ -290,11 +298,15 @@ bool gac_gpu_from_bitcode(const gac_gpu_target *t, const void *options, const vo
   LLVMContextRef c = LLVMContextCreate();
   LLVMMemoryBufferRef in = LLVMCreateMemoryBufferWithMemoryRangeCopy(bitcode, size, "spir");
   LLVMModuleRef mod = NULL;
+  char *read_error = NULL;
+  LLVMContextSetDiagnosticHandler(c, keep_error, &read_error);
   bool ok = !LLVMParseBitcodeInContext2(c, in, &mod);
+  LLVMContextSetDiagnosticHandler(c, NULL, NULL);
   LLVMDisposeMemoryBuffer(in);
   if (!ok)
     gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, rule_name(t, "bitcode", r, sizeof r),
-                 "LLVM 19 cannot read llvm-spirv-15's bitcode");
+                 "LLVM 19 cannot read llvm-spirv-15's bitcode: %s", read_error ? read_error : "(no message)");
+  LLVMDisposeMessage(read_error);
   if (ok && t->before_retarget)
     t->before_retarget(mod);
   ok = ok && gac_gpu_retarget_address_spaces(&mod, t->constant_as, diag);
