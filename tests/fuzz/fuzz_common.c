@@ -30,3 +30,18 @@ void fuzz_count(fuzz_stage s) {
   }
   counts[s]++;
 }
+
+gac_module *fuzz_read(const uint8_t *data, size_t size, gac_diag *d) {
+  fuzz_count(FUZZ_INPUT);
+  gac_module *m = gac_module_read_bytes(data, size, d);
+  if (!m) {
+    if (!gac_diag_has_errors(d))
+      fuzz_fail("the reader rejected the input without an error", d);
+    gac_diag_free(d);
+    return NULL;
+  }
+  if (gac_diag_has_errors(d))
+    fuzz_fail("the reader accepted the input but reported an error", d);
+  fuzz_count(FUZZ_READ);
+  return m;
+}

@@ -3,7 +3,11 @@
 #ifndef GAC_FUZZ_COMMON_H
 #define GAC_FUZZ_COMMON_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 #include "gac/diag.h"
+#include "gac/module.h"
 
 /* Prints what broke (and the diagnostics) and aborts. */
 _Noreturn void fuzz_fail(const char *what, const gac_diag *d);
@@ -19,5 +23,10 @@ typedef enum fuzz_stage {
 /* Counts an input reaching a stage; with GAC_FUZZ_STATS=1 in the
  * environment the counts are printed to stderr at exit. */
 void fuzz_count(fuzz_stage s);
+
+/* The input as a module, counted as an input and as read; NULL where the
+ * reader refuses it, which it must do with an error (d is then freed), and
+ * an error is a refusal (else fuzz_fail). */
+gac_module *fuzz_read(const uint8_t *data, size_t size, gac_diag *d);
 
 #endif

@@ -30,17 +30,11 @@ static bool has_rule_suffix(const gac_diag *d, const char *suffix) {
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  fuzz_count(FUZZ_INPUT);
   gac_diag d;
   gac_diag_init(&d);
-  gac_module *m = gac_module_read_bytes(data, size, &d);
-  if (!m) {
-    if (!gac_diag_has_errors(&d))
-      fuzz_fail("the reader rejected the input without an error", &d);
-    gac_diag_free(&d);
+  gac_module *m = fuzz_read(data, size, &d);
+  if (!m)
     return 0;
-  }
-  fuzz_count(FUZZ_READ);
   gac_validate_options with_core = {.core = true, .target_env = -1};
   if (!gac_validate(m, &with_core, &d)) {
     gac_module_destroy(m);

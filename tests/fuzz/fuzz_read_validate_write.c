@@ -112,17 +112,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   gac_diag d;
   gac_diag_init(&d);
-  fuzz_count(FUZZ_INPUT);
-  gac_module *m = gac_module_read_bytes(data, size, &d);
-  if (!m) {
-    if (!gac_diag_has_errors(&d))
-      fuzz_fail("the reader rejected the input without an error", &d);
-    gac_diag_free(&d);
+  gac_module *m = fuzz_read(data, size, &d);
+  if (!m)
     return 0;
-  }
-  if (gac_diag_has_errors(&d))
-    fuzz_fail("the reader accepted the input but reported an error", &d);
-  fuzz_count(FUZZ_READ);
 
   gac_validate_options rules_only = {.core = false, .target_env = -1};
   gac_validate_options with_core = {.core = true, .target_env = -1};
