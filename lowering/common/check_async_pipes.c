@@ -44,16 +44,6 @@ typedef struct pipes {
   uint32_t *pipe_of_var; /* by id: the Pipe a buffer belongs to (0: none) */
 } pipes;
 
-static bool constant(const gac_module *m, uint32_t id, uint64_t *v) {
-  const gac_inst *d = gac_def(m, id);
-  if (!d || d->opcode != SpvOpConstant)
-    return false;
-  *v = d->words[3];
-  if (d->num_words > 4)
-    *v |= (uint64_t)d->words[4] << 32;
-  return true;
-}
-
 /* Does a dominate b (instructions of f)? */
 static bool dominates(const pipes *p, const gac_inst *a, const gac_inst *b) {
   gac_block *ba = gac_inst_block(a), *bb = gac_inst_block(b);
@@ -103,7 +93,7 @@ static bool offset_of(const pipes *p, uint32_t id, uint32_t *x, int64_t *c) {
   const gac_inst *d = gac_def(p->m, id);
   uint64_t k;
   *x = id, *c = 0;
-  if (d && d->opcode == SpvOpIAdd && constant(p->m, gac_operand_word(d, 3), &k))
+  if (d && d->opcode == SpvOpIAdd && ca_constant(p->m, gac_operand_word(d, 3), &k))
     *x = gac_operand_word(d, 2), *c = (int64_t)k;
   return true;
 }
@@ -114,7 +104,7 @@ static bool offset_of(const pipes *p, uint32_t id, uint32_t *x, int64_t *c) {
 static int is_slot_of(const pipes *p, uint32_t version, uint32_t t, uint64_t depth) {
   const gac_inst *v = gac_def(p->m, version);
   uint64_t d, a, b;
-  if (v && v->opcode == SpvOpUMod && constant(p->m, gac_operand_word(v, 3), &d) && d == depth) {
+  if (v && v->opcode == SpvOpUMod && ca_constant(p->m, gac_operand_word(v, 3), &d) && d == depth) {
     uint32_t x, y;
     int64_t cx, cy;
     offset_of(p, gac_operand_word(v, 2), &x, &cx);
@@ -122,7 +112,7 @@ static int is_slot_of(const pipes *p, uint32_t version, uint32_t t, uint64_t dep
     if (x == y) /* (x + cx) mod d against x + cy: the same slot iff cx = cy mod d */
       return ((cx - cy) % (int64_t)depth) == 0 ? 1 : -1;
   }
-  if (constant(p->m, version, &a) && constant(p->m, t, &b))
+  if (ca_constant(p->m, version, &a) && ca_constant(p->m, t, &b))
     return a == b % depth ? 1 : -1;
   return 0;
 }
@@ -165,7 +155,7 @@ static uint64_t depth_of(const pipes *p, uint32_t pipe) {
   uint64_t d = 0;
   const gac_inst *i = gac_def(p->m, pipe);
   if (i)
-    constant(p->m, i->words[GAC_PIPE_DEPTH_WORD], &d);
+    ca_constant(p->m, i->words[GAC_PIPE_DEPTH_WORD], &d);
   return d ? d : 1;
 }
 

@@ -281,3 +281,22 @@ bool lower_global_to_local(const gac_module *m, uint32_t dst, uint32_t src) {
   return lower_storage_class(m, dst) == SpvStorageClassWorkgroup &&
          lower_storage_class(m, src) == SpvStorageClassCrossWorkgroup;
 }
+
+void lower_reach_blocks(const gac_module *m, gac_block *from, const gac_block *stop, uint8_t *seen, uint32_t bound) {
+  gac_block *stack[4096];
+  unsigned sp = 0;
+  stack[sp++] = from;
+  seen[gac_block_label(from)] = 1;
+  while (sp) {
+    gac_block *b = stack[--sp];
+    gac_inst *term = gac_block_terminator(b);
+    unsigned targets[8], nt = term ? gac_terminator_targets(term, targets, 8) : 0;
+    for (unsigned k = 0; k < nt; k++) {
+      uint32_t label = gac_operand_word(term, targets[k]);
+      gac_inst *l = gac_def(m, label);
+      gac_block *s = l && l->opcode == SpvOpLabel ? gac_inst_block(l) : NULL;
+      if (s && s != stop && label < bound && !seen[label] && sp < 4096)
+        seen[label] = 1, stack[sp++] = s;
+    }
+  }
+}

@@ -99,6 +99,11 @@ bool lower_global_to_local(const gac_module *m, uint32_t dst, uint32_t src);
  * vectors. */
 bool lower_core_copy_as_2d(gac_lowering *L, const gac_inst *i, gac_async_copy *k, gac_diag *diag);
 
+/* Marks in seen (by label, below bound) the blocks reachable from `from`
+ * without passing `stop` (may be NULL), `from` included. Needs no cfg: for
+ * code being rewritten. */
+void lower_reach_blocks(const gac_module *m, gac_block *from, const gac_block *stop, uint8_t *seen, uint32_t bound);
+
 /* The function whose OpFunction defines `id`, or NULL. */
 gac_function *lower_function_by_id(const gac_module *m, uint32_t id);
 

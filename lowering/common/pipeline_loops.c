@@ -1594,13 +1594,11 @@ static void ws_loop_close(pipeliner *P, ws_loop *lp, gac_block *last) {
  * pipe alone orders what the consumers share). */
 static void ws_rewrite_barriers(pipeliner *P, gac_block *from, gac_block *stop, uint32_t mutex, bool drop) {
   gac_module *m = P->m;
-  gac_block *stack[4096];
-  unsigned sp = 0;
   uint8_t *seen = calloc(m->bound, 1);
-  stack[sp++] = from;
-  seen[gac_block_label(from)] = 1;
-  while (sp) {
-    gac_block *b = stack[--sp];
+  lower_reach_blocks(m, from, stop, seen, m->bound);
+  gac_foreach_block(b, P->f) {
+    if (gac_block_label(b) >= m->bound || !seen[gac_block_label(b)])
+      continue;
     for (gac_inst *i = b->insts.first, *next; i; i = next) {
       next = i->next;
       if (!ws_is_barrier(i))
@@ -1610,15 +1608,6 @@ static void ws_rewrite_barriers(pipeliner *P, gac_block *from, gac_block *stop, 
         ws_ext(P, &ib, GAC_MUTEX_SYNC, 1, &mutex);
       }
       gac_inst_remove(m, i);
-    }
-    gac_inst *term = gac_block_terminator(b);
-    unsigned targets[8], nt = term ? gac_terminator_targets(term, targets, 8) : 0;
-    for (unsigned k = 0; k < nt; k++) {
-      uint32_t label = gac_operand_word(term, targets[k]);
-      gac_inst *l = gac_def(m, label);
-      gac_block *s = l ? gac_inst_block(l) : NULL;
-      if (s && s != stop && label < m->bound && !seen[label] && sp < 4096)
-        seen[label] = 1, stack[sp++] = s;
     }
   }
   free(seen);

@@ -90,25 +90,6 @@ static uint64_t constant_of(const gac_lowering *L, uint32_t id) {
   return v;
 }
 
-/* Marks the blocks reachable from `from` that `stop` does not lead to. */
-static void reach(const gac_module *m, gac_block *from, const gac_block *stop, uint8_t *seen, uint32_t bound) {
-  gac_block *stack[4096];
-  unsigned sp = 0;
-  stack[sp++] = from;
-  seen[gac_block_label(from)] = 1;
-  while (sp) {
-    gac_block *b = stack[--sp];
-    gac_inst *term = gac_block_terminator(b);
-    unsigned targets[8], nt = term ? gac_terminator_targets(term, targets, 8) : 0;
-    for (unsigned k = 0; k < nt; k++) {
-      uint32_t label = gac_operand_word(term, targets[k]);
-      gac_block *s = block_of_label(m, label);
-      if (s && s != stop && label < bound && !seen[label] && sp < 4096)
-        seen[label] = 1, stack[sp++] = s;
-    }
-  }
-}
-
 bool lower_ptx_ws_prepare(gac_lowering *L, gac_diag *diag) {
   gac_module *m = L->m;
   gac_foreach_function(f, m) {
@@ -138,7 +119,7 @@ bool lower_ptx_ws_prepare(gac_lowering *L, gac_diag *diag) {
           gac_operand_word(t, 2) == gac_block_label(w->consumer_start)) {
         gac_block *p = block_of_label(m, gac_operand_word(t, 1));
         if (p)
-          reach(m, p, w->consumer_start, w->producer_block, w->bound);
+          lower_reach_blocks(m, p, w->consumer_start, w->producer_block, w->bound);
       }
     }
     /* Each pipe's rings, which the producer's copies already arm. */
@@ -403,7 +384,7 @@ static bool finish_one(gac_lowering *L, struct gac_ptx_ws *w, gac_diag *diag) {
     mutex_id = 1; /* the pool's first: no Mutex holds any */
   /* Barriers the consumers meet: theirs alone. */
   uint8_t *consumer = calloc(m->bound, 1);
-  reach(m, w->consumer_start, NULL, consumer, m->bound);
+  lower_reach_blocks(m, w->consumer_start, NULL, consumer, m->bound);
   gac_foreach_block(b, f) {
     if (gac_block_label(b) >= m->bound || !consumer[gac_block_label(b)])
       continue;
