@@ -13,7 +13,12 @@
  * replaces every copy (the set's and core OpGroupAsyncCopy), wait, commit
  * and queue wait with a call to it. Its state (a table of copies in
  * flight, a log of committed groups) is one Workgroup array per kernel.
- * Events are group numbers: a copy that joins an event joins its group. */
+ * Events are group numbers: a copy that joins an event joins its group.
+ *
+ * Every load, store and atomic on local or global memory also calls the
+ * runtime's check: an access to memory a copy in flight writes (or, for a
+ * write, reads) is printed, the work-group's first, with the instruction
+ * named (its OpLine, its id, the variable it points into, the function). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,17 +30,21 @@
 #include "gac/builder.h"
 #include "gac/pass.h"
 #include "gac/text.h"
+#include "check_async_internal.h"
+#include "internal.h"
 #include "lower_util.h"
 #include "lowering.h"
 
 extern const char gac_late_runtime_text[]; /* late/late_runtime.spvasm, embedded */
 
-enum { INIT, TO_LOCAL, TO_GLOBAL, WAIT_EVENTS, COMMIT, WAIT_QUEUE, FINISH, NUM_RUNTIME };
+enum { INIT, TO_LOCAL, TO_GLOBAL, WAIT_EVENTS, COMMIT, WAIT_QUEUE, FINISH, CHECK, NUM_RUNTIME };
 static const char *const runtime_names[NUM_RUNTIME] = {
     "gac_late_init",   "gac_late_to_local",   "gac_late_to_global", "gac_late_wait_events",
-    "gac_late_commit", "gac_late_wait_queue", "gac_late_finish"};
+    "gac_late_commit", "gac_late_wait_queue", "gac_late_finish",    "gac_late_check"};
 /* The state's size in 64-bit words: late_runtime.cl's STATE_WORDS. */
-#define STATE_WORDS (2 + 16 * 12 + 8 * 3)
+#define STATE_WORDS (2 + 16 * 12 + 8 * 3 + 1)
+/* gac_late_check's kind: late_runtime.cl's WRITE and LOCAL. */
+enum { KIND_WRITE = 1, KIND_LOCAL = 2 };
 
 /* Each kernel has its own state, a Workgroup array named "<kernel>.gac_late_state"
  * (PoCL 3.1 allocates a kernel's automatic locals by that prefix, per
@@ -50,8 +59,16 @@ typedef struct function_state {
   uint32_t event_slot, group_slot;
 } function_state;
 
+typedef struct site_string {
+  char *text;
+  uint32_t var;
+} site_string;
+
 typedef struct late {
   gac_lowering L;
+  const gac_function *first_runtime;
+  site_string *strings; /* the checks' texts, one constant each */
+  size_t num_strings;
   uint32_t fn[NUM_RUNTIME];
   uint32_t void_type, u64, u32;
   uint32_t state_ptr;               /* pointer to u64 in Workgroup storage */
@@ -74,6 +91,14 @@ static uint32_t call(late *t, gac_builder *b, unsigned fn, uint32_t result_type,
   for (unsigned i = 0; i < n && i < 19; i++)
     ops[1 + i] = GAC_ID(args[i]);
   return gac_build(b, SpvOpFunctionCall, result_type, GAC_NEW_ID, ops, n + 1)->result_id;
+}
+
+/* The runtime's functions (imported after the module's own) are not lowered or checked. */
+static bool is_runtime(const late *t, const gac_function *f) {
+  for (const gac_function *g = t->first_runtime; g; g = g->next)
+    if (g == f)
+      return true;
+  return false;
 }
 
 /* The pointer to the state in the function holding inst. */
@@ -273,19 +298,16 @@ static void pass_state(late *t, gac_inst *call_inst, uint32_t state) {
   free(ops);
 }
 
-/* Which functions need a state (those with something to lower, and their
- * callers), and the state of each: a kernel's own array, a parameter added
- * to any other function. */
+/* Which functions need a state (those with something to lower or an access
+ * to check, and their callers), and the state of each: a kernel's own
+ * array, a parameter added to any other function. */
 static bool give_states(late *t, gac_inst **todo, size_t n) {
   gac_module *m = t->L.m;
   size_t count = 0;
   gac_foreach_function(f, m) count++;
   t->functions = calloc(count, sizeof *t->functions);
   gac_foreach_function(f, m) {
-    bool runtime = false;
-    for (unsigned k = 0; k < NUM_RUNTIME; k++)
-      runtime |= f->def->result_id == t->fn[k];
-    if (!runtime && f->first_block)
+    if (!is_runtime(t, f) && f->first_block)
       t->functions[t->num_functions++] = (function_state){.f = f, .entry = kernel_name(m, f) != NULL};
   }
   for (size_t c = 0; c < n; c++)
@@ -348,6 +370,108 @@ static bool give_states(late *t, gac_inst **todo, size_t n) {
   return true;
 }
 
+/* The pointer an access to memory a copy can move goes through (local or
+ * global; a generic pointer is not followed), and whether it writes; 0 for
+ * any other instruction. */
+static uint32_t access_pointer(const gac_module *m, const gac_inst *i, bool *write) {
+  unsigned operand = 2;
+  *write = i->opcode != SpvOpLoad && i->opcode != SpvOpAtomicLoad;
+  if (i->opcode == SpvOpStore || i->opcode == SpvOpAtomicStore)
+    operand = 0;
+  else if (i->opcode != SpvOpLoad && i->opcode != SpvOpAtomicLoad &&
+           (i->opcode < SpvOpAtomicExchange || i->opcode > SpvOpAtomicXor))
+    return 0;
+  if (i->num_operands <= operand)
+    return 0;
+  uint32_t p = gac_operand_word(i, operand), sc = lower_storage_class(m, p);
+  return sc == SpvStorageClassWorkgroup || sc == SpvStorageClassCrossWorkgroup ? p : 0;
+}
+
+/* The variable or parameter p points into, through access chains and casts. */
+static uint32_t pointer_base(const gac_module *m, uint32_t p) {
+  for (unsigned hops = 0; hops < 64; hops++) {
+    const gac_inst *d = gac_def(m, p);
+    bool through = d && d->num_operands > 2 &&
+                   (d->opcode == SpvOpAccessChain || d->opcode == SpvOpInBoundsAccessChain ||
+                    d->opcode == SpvOpPtrAccessChain || d->opcode == SpvOpInBoundsPtrAccessChain ||
+                    d->opcode == SpvOpBitcast || d->opcode == SpvOpGenericCastToPtr ||
+                    d->opcode == SpvOpPtrCastToGeneric || d->opcode == SpvOpCopyObject);
+    if (!through)
+      return p;
+    p = gac_operand_word(d, 2);
+  }
+  return p;
+}
+
+/* What the report calls access i: "file:line: OpLoad %12 (tile) in f". */
+static void site_text(const gac_module *m, const gac_inst *i, uint32_t pointer, char *text, size_t n) {
+  char where[192] = "";
+  for (const gac_inst *at = i->prev; at && at->opcode != SpvOpNoLine; at = at->prev)
+    if (at->opcode == SpvOpLine && at->num_operands >= 2) {
+      const gac_inst *file = gac_def(m, gac_operand_word(at, 0));
+      const char *name = file && file->opcode == SpvOpString ? gac_inst_string(file, 1) : NULL;
+      snprintf(where, sizeof where, "%s:%u: ", name ? name : "?", gac_operand_word(at, 1));
+      break;
+    }
+  const char *op = i->opcode == SpvOpLoad          ? "OpLoad"
+                   : i->opcode == SpvOpStore       ? "OpStore to"
+                   : i->opcode == SpvOpAtomicStore ? "OpAtomicStore to"
+                                                   : "atomic";
+  uint32_t id = i->result_id ? i->result_id : pointer;
+  const char *var = debug_name(m, pointer_base(m, pointer));
+  const char *fn = debug_name(m, gac_inst_function(i)->def->result_id);
+  snprintf(text, n, "%s%s %%%u%s%s%s in %s", where, op, id, var ? " (" : "", var ? var : "", var ? ")" : "",
+           fn ? fn : "an unnamed function");
+}
+
+/* A constant string (a UniformConstant array of bytes) with this text,
+ * one per text. */
+static uint32_t string_constant(late *t, const char *text) {
+  for (size_t k = 0; k < t->num_strings; k++)
+    if (strcmp(t->strings[k].text, text) == 0)
+      return t->strings[k].var;
+  gac_module *m = t->L.m;
+  size_t len = strlen(text) + 1;
+  gac_op *bytes = malloc(len * sizeof *bytes);
+  for (size_t k = 0; k < len; k++)
+    bytes[k] = GAC_ID(gac_constant_int(m, t->L.uchar_type, (unsigned char)text[k]));
+  uint32_t array = gac_type_array(m, t->L.uchar_type, gac_constant_int(m, t->u32, len));
+  uint32_t pointer = gac_type_pointer(m, SpvStorageClassUniformConstant, array);
+  gac_builder g = gac_builder_at_end(m, &m->sections[GAC_SECTION_GLOBAL]);
+  uint32_t value = gac_build(&g, SpvOpConstantComposite, array, GAC_NEW_ID, bytes, (unsigned)len)->result_id;
+  uint32_t var = gac_build_ops(&g, SpvOpVariable, pointer, GAC_NEW_ID, GAC_LIT(SpvStorageClassUniformConstant),
+                               GAC_ID(value))
+                     ->result_id;
+  free(bytes);
+  /* The text as the variable's name too: what a reader of the module sees. */
+  gac_builder names = gac_builder_at_end(m, &m->sections[GAC_SECTION_DEBUG_NAME]);
+  gac_build_ops(&names, SpvOpName, 0, 0, GAC_ID(var), GAC_STR(text));
+  t->strings = realloc(t->strings, (t->num_strings + 1) * sizeof *t->strings);
+  t->strings[t->num_strings++] = (site_string){gac_xstrdup(text), var};
+  return var;
+}
+
+/* A call of the runtime's check before access i. */
+static void check_access(late *t, gac_inst *i) {
+  gac_module *m = t->L.m;
+  bool write;
+  uint32_t p = access_pointer(m, i, &write);
+  const gac_inst *type = gac_value_type(m, p);
+  uint64_t size = 0;
+  if (!type || !ca_type_size(m, type->words[3], &size) || size == 0)
+    size = 1; /* a struct: its first byte */
+  char text[512];
+  site_text(m, i, p, text, sizeof text);
+  uint32_t site = string_constant(t, text);
+  uint32_t kind = (write ? KIND_WRITE : 0) | (lower_storage_class(m, p) == SpvStorageClassWorkgroup ? KIND_LOCAL : 0);
+  gac_builder b = gac_builder_before(m, i);
+  uint32_t address = gac_build_ops(&b, SpvOpConvertPtrToU, t->u64, GAC_NEW_ID, GAC_ID(p))->result_id;
+  uint32_t text_type = gac_type_pointer(m, SpvStorageClassUniformConstant, t->L.uchar_type);
+  uint32_t args[] = {state_pointer(t, i), address, gac_constant_int(m, t->u64, size), gac_constant_int(m, t->u32, kind),
+                     gac_build_ops(&b, SpvOpBitcast, text_type, GAC_NEW_ID, GAC_ID(site))->result_id};
+  call(t, &b, CHECK, t->void_type, args, 5);
+}
+
 bool gac_lower_late(gac_module *m, gac_diag *diag) {
   if (gac_module_addressing_model(m) != SpvAddressingModelPhysical64) {
     gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "lower.late-addressing",
@@ -364,32 +488,44 @@ bool gac_lower_late(gac_module *m, gac_diag *diag) {
   t.state_ptr = gac_type_pointer(m, SpvStorageClassWorkgroup, t.u64);
   t.u64_fn_ptr = gac_type_pointer(m, SpvStorageClassFunction, t.u64);
   t.event_fn_ptr = gac_type_pointer(m, SpvStorageClassFunction, t.L.event_type);
+  const gac_function *last_own = m->last_function;
+  const gac_inst *last_global = m->sections[GAC_SECTION_GLOBAL].last;
   if (!import_runtime(&t, diag))
     return false;
+  t.first_runtime = last_own ? last_own->next : m->first_function;
 
   lower_drop_pipeline_markers(m);
-  /* Everything to lower, collected first (the runtime's functions are not). */
-  size_t cap = 64, n = 0;
+  /* Everything to lower (todo[0..num_lowered)), then the accesses to check
+   * (the rest), collected first; the runtime's functions are neither. */
+  size_t cap = 64, n = 0, num_lowered = 0;
   gac_inst **todo = malloc(cap * sizeof *todo);
-  gac_foreach_function(f, m) {
-    bool runtime = false;
-    for (unsigned k = 0; k < NUM_RUNTIME; k++)
-      runtime |= f->def->result_id == t.fn[k];
-    gac_foreach_block(blk, f) {
-      gac_foreach_inst(i, &blk->insts) {
-        bool wanted = !runtime && (i->opcode == SpvOpGroupAsyncCopy || i->opcode == SpvOpGroupWaitEvents ||
-                                   gac_is_async_copy_inst(m, i) || gac_async_pipeline_op_of(m, i) == GAC_ASYNC_COMMIT ||
-                                   gac_async_pipeline_op_of(m, i) == GAC_ASYNC_WAIT);
-        if (!wanted)
-          continue;
-        if (n == cap)
-          todo = realloc(todo, (cap *= 2) * sizeof *todo);
-        todo[n++] = i;
+  for (int checks = 0; checks < 2; checks++) {
+    gac_foreach_function(f, m) {
+      if (is_runtime(&t, f))
+        continue;
+      gac_foreach_block(blk, f) {
+        gac_foreach_inst(i, &blk->insts) {
+          bool write;
+          bool wanted = checks ? num_lowered && access_pointer(m, i, &write)
+                               : i->opcode == SpvOpGroupAsyncCopy || i->opcode == SpvOpGroupWaitEvents ||
+                                     gac_is_async_copy_inst(m, i) ||
+                                     gac_async_pipeline_op_of(m, i) == GAC_ASYNC_COMMIT ||
+                                     gac_async_pipeline_op_of(m, i) == GAC_ASYNC_WAIT;
+          if (!wanted)
+            continue;
+          if (n == cap)
+            todo = realloc(todo, (cap *= 2) * sizeof *todo);
+          todo[n++] = i;
+        }
       }
     }
+    if (!checks)
+      num_lowered = n;
   }
   bool ok = give_states(&t, todo, n);
-  for (size_t c = 0; ok && c < n; c++) {
+  for (size_t c = num_lowered; ok && c < n; c++)
+    check_access(&t, todo[c]);
+  for (size_t c = 0; ok && c < num_lowered; c++) {
     gac_inst *i = todo[c];
     gac_async_copy k;
     uint32_t op = gac_async_pipeline_op_of(m, i);
@@ -406,7 +542,16 @@ bool gac_lower_late(gac_module *m, gac_diag *diag) {
   free(todo);
   if (ok)
     lower_kernels(&t);
+  /* SPIR-V 1.4 and later list every global variable an entry point uses:
+   * the states, the checks' texts, the runtime's own (printf's format). */
+  if (m->version >= 0x10400)
+    for (const gac_inst *g = last_global ? last_global->next : m->sections[GAC_SECTION_GLOBAL].first; g; g = g->next)
+      if (g->opcode == SpvOpVariable && g->num_words >= 4 && g->words[3] != SpvStorageClassInput)
+        gac_add_to_interfaces(m, g->result_id);
   free(t.functions);
+  for (size_t k = 0; k < t.num_strings; k++)
+    free(t.strings[k].text);
+  free(t.strings);
   gac_pass_find("remove-unused-imports")->run(m, NULL, diag);
   return ok;
 }

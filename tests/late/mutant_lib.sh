@@ -21,10 +21,17 @@ lower_both() {
   done
 }
 
-# run_rows DIR STRATEGY ROWS: PASS or FAIL for the suite's rows that match ROWS.
+# run_rows DIR STRATEGY ROWS: PASS or FAIL for the suite's rows that match
+# ROWS, with ", reported" when late's runtime printed an access to memory in
+# flight ("gac late: ..."; the first such line goes to DIR/report.txt).
 run_rows() {
-  local out
+  local out result
   out=$(cd "$work" && POCL_CACHE_DIR="$work/pocl-$2-$n" POCL_WORK_GROUP_METHOD=loops GAC_CONFORMANCE_ONLY="$3" \
         "$build/conformance/gac-conformance" "$1" "$2" 2>&1) || true
-  if grep -q " FAIL " <<< "$out" || ! grep -q " PASS " <<< "$out"; then echo FAIL; else echo PASS; fi
+  if grep -q " FAIL " <<< "$out" || ! grep -q " PASS " <<< "$out"; then result=FAIL; else result=PASS; fi
+  if grep -q "^gac late: " <<< "$out"; then
+    result="$result, reported"
+    grep -m1 "^gac late: " <<< "$out" > "$1/report.txt"
+  fi
+  echo "$result"
 }

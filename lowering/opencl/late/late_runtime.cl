@@ -24,8 +24,10 @@
 #define FIELDS 12
 #define ENTRY(i) (2 + (i) * FIELDS)
 #define COMMIT(j) (2 + CAPACITY * FIELDS + (j) * 3)
-#define STATE_WORDS (2 + CAPACITY * FIELDS + COMMITS * 3)
-/* state[0]: the last group number; state[1]: the last commit's sequence number.
+#define REPORTS (2 + CAPACITY * FIELDS + COMMITS * 3)
+#define STATE_WORDS (REPORTS + 1)
+/* state[0]: the last group number; state[1]: the last commit's sequence number;
+ * state[REPORTS]: how many accesses to memory in flight the work-group made.
  * Entry fields: */
 enum { GROUP, TO_LOCAL, DST, SRC, BPE, PER_LINE, LINES, PLANES, SRC_LINE, SRC_PLANE, DST_LINE, DST_PLANE };
 /* Commit fields: queue + 1 (0: free), group, sequence number. */
@@ -201,6 +203,83 @@ void gac_late_wait_queue(local ulong *state, uint queue, ulong in_flight) {
 static LEADER void land_all(local ulong *state, bool lead) {
   if (lead)
     land(state, 0, true);
+}
+
+/* Whether byte `a` is one that entry e's copy writes (at the destination)
+ * or reads (at the source): base, line and plane strides of that side. */
+static bool holds(local const ulong *e, ulong base, ulong line_stride, ulong plane_stride, ulong a) {
+  ulong bpe = e[BPE], line = e[PER_LINE] * bpe, lines = e[LINES], planes = e[PLANES];
+  ulong ls = line_stride * bpe, ps = plane_stride * bpe;
+  if (a < base || !line || !lines || !planes)
+    return false;
+  ulong off = a - base;
+  if (off >= (planes - 1) * ps + (lines - 1) * ls + line) /* past the last byte */
+    return false;
+  /* Lines apart and planes apart (what the set's rules make of most copies):
+   * the line and plane by division. */
+  if ((lines == 1 || ls >= line) && (planes == 1 || ps >= (lines - 1) * ls + line)) {
+    ulong p = planes == 1 ? 0 : off / ps;
+    if (p >= planes)
+      return false;
+    off -= p * ps;
+    ulong l = lines == 1 ? 0 : off / ls;
+    return l < lines && off - l * ls < line;
+  }
+  for (ulong p = 0; p < planes; p++)
+    for (ulong l = 0; l < lines; l++) {
+      ulong start = p * ps + l * ls;
+      if (off >= start && off - start < line)
+        return true;
+    }
+  return false;
+}
+
+static bool touches(local const ulong *e, ulong base, ulong line_stride, ulong plane_stride, ulong a, ulong bytes) {
+  for (ulong b = 0; b < bytes; b++)
+    if (holds(e, base, line_stride, plane_stride, a + b))
+      return true;
+  return false;
+}
+
+/* kind: bit 0 a write, bit 1 an access to local memory. */
+#define WRITE 1u
+#define LOCAL 2u
+
+/* Whether an access by any work-item, anywhere in the kernel's code, is to
+ * memory a copy in flight writes (its destination) or, for a write, reads
+ * (its source), and the work-group's first such: then its kind | FOUND, and
+ * | AT_DST for the destination; else 0. No barrier: the table changes only
+ * between the barriers of issue() and the waits. */
+#define FOUND 4u
+#define AT_DST 8u
+static LEADER uint check(local ulong *state, ulong address, ulong bytes, uint kind) {
+  bool local_access = (kind & LOCAL) != 0, write = (kind & WRITE) != 0;
+  for (int i = 0; i < CAPACITY; i++) {
+    local const ulong *e = state + ENTRY(i);
+    if (!e[GROUP])
+      continue;
+    bool dst_local = e[TO_LOCAL] != 0;
+    bool at_dst = dst_local == local_access && touches(e, e[DST], e[DST_LINE], e[DST_PLANE], address, bytes);
+    bool at_src = !at_dst && write && dst_local != local_access &&
+                  touches(e, e[SRC], e[SRC_LINE], e[SRC_PLANE], address, bytes);
+    if (at_dst || at_src)
+      return atomic_inc((volatile local uint *)(state + REPORTS)) ? 0 : kind | FOUND | (at_dst ? AT_DST : 0);
+  }
+  return 0;
+}
+
+/* The work-group's first access to memory in flight is printed: `site`
+ * names the instruction (lower_late.c makes the text). Printed here, not in
+ * check(): PoCL 3.1 hangs a kernel whose DontInline callee calls printf, and
+ * defines the ids only in code inlined into the kernel. */
+void gac_late_check(local ulong *state, ulong address, ulong bytes, uint kind, constant char *site) {
+  uint found = check(state, address, bytes, kind);
+  if (found)
+    printf("gac late: %s %s %s memory that an async copy still in flight %s: no wait has covered the copy "
+           "(work-group %u,%u,%u, work-item %u,%u,%u)\n",
+           site, found & WRITE ? "writes" : "reads", found & LOCAL ? "local" : "global",
+           found & AT_DST ? "writes" : "reads", (uint)get_group_id(0), (uint)get_group_id(1),
+           (uint)get_group_id(2), (uint)get_local_id(0), (uint)get_local_id(1), (uint)get_local_id(2));
 }
 
 /* The end of the kernel: everything still in flight lands. */
