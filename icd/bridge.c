@@ -3,10 +3,14 @@
  * SPIR 1.2 bitcode (a subprocess: llvm-spirv-15 has no C interface). Results
  * are cached by content: <cache>/<hash>.spv holds the input (compared in full
  * on a hit, so a hash collision cannot return the wrong program) and
- * <hash>.bc the bitcode. The cache is $GAC_LAYER_CACHE_DIR, else
- * $XDG_CACHE_HOME/gac, else ~/.cache/gac; GAC_LAYER_CACHE_DIR=off disables it. */
+ * <hash>.bc the bitcode. The hash covers the layer's own file, so a rebuilt
+ * or upgraded gac never takes bitcode an older one made. The cache is
+ * $GAC_LAYER_CACHE_DIR, else $XDG_CACHE_HOME/gac, else ~/.cache/gac;
+ * GAC_LAYER_CACHE_DIR=off disables it. */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -44,12 +48,30 @@ uint64_t gac_layer_hash(const void *data, size_t size, uint64_t h) {
   return h;
 }
 
+/* Where every key starts: the version and the bytes of the layer's file
+ * (the library it links is in it), once per process. */
+static uint64_t build_hash;
+static void hash_build(void) {
+  uint64_t h = gac_layer_hash(GAC_LAYER_VERSION, strlen(GAC_LAYER_VERSION), 0xcbf29ce484222325ull);
+  Dl_info info;
+  FILE *f = dladdr((void *)hash_build, &info) && info.dli_fname ? fopen(info.dli_fname, "rb") : NULL;
+  if (f) {
+    unsigned char buf[1 << 16];
+    for (size_t n; (n = fread(buf, 1, sizeof buf, f)) > 0;)
+      h = gac_layer_hash(buf, n, h);
+    fclose(f);
+  }
+  build_hash = h;
+}
+
 /* The cache path prefix for this input and lowering argument: "<dir>/<hash>". */
 static bool cache_key(const void *il, size_t size, const char *lowering, char *out, size_t len) {
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
   char dir[900];
   if (!gac_layer_cache_dir(dir, sizeof dir))
     return false;
-  uint64_t h = gac_layer_hash(GAC_LAYER_VERSION, strlen(GAC_LAYER_VERSION), 0xcbf29ce484222325ull);
+  pthread_once(&once, hash_build);
+  uint64_t h = build_hash;
   h = gac_layer_hash(lowering, strlen(lowering), h);
   h = gac_layer_hash(il, size, h);
   snprintf(out, len, "%s/%016llx-%zu", dir, (unsigned long long)h, size);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static cl_platform_id platform;
 static cl_device_id device;
@@ -509,8 +510,9 @@ static void test_bad_input(const char *il_path) {
 /* GAC_LAYER_STRATEGY=late: a copy lands only at its wait, its destination
  * poisoned (0xA5 bytes) until then. A kernel that reads the tile before its
  * wait reads the poison (on PoCL alone, and with the other strategies, the
- * copy lands at once and the bug passes unseen); the right kernel reads the
- * data. */
+ * copy lands at once and the bug passes unseen) and late prints the read
+ * (the kernel's printf, on the host's standard output, captured here); the
+ * right kernel reads the data and prints nothing. */
 static void test_late_strategy(void) {
   static const char *kernels[] = {
       "kernel void k(global int *in, global int *out, local int *tile) {\n"
@@ -526,8 +528,14 @@ static void test_late_strategy(void) {
   setenv("GAC_LAYER_STRATEGY", "late", 1);
   int got[2][4];
   cl_int errs[2];
+  char printed[2][512];
   for (int v = 0; v < 2; v++) {
     cl_int err;
+    fflush(stdout);
+    FILE *out = tmpfile();
+    int saved = out ? dup(1) : -1;
+    if (saved >= 0)
+      dup2(fileno(out), 1);
     cl_program p = clCreateProgramWithSource(context, 1, &kernels[v], NULL, &err);
     err = err ? err : clBuildProgram(p, 1, &device, NULL, NULL, NULL);
     int in[4] = {10, 11, 12, 13};
@@ -549,6 +557,17 @@ static void test_late_strategy(void) {
     errs[v] = err;
     if (p)
       clReleaseProgram(p);
+    fflush(stdout);
+    size_t n = 0;
+    if (saved >= 0) {
+      dup2(saved, 1);
+      close(saved);
+      rewind(out);
+      n = fread(printed[v], 1, sizeof printed[v] - 1, out);
+    }
+    printed[v][n] = '\0';
+    if (out)
+      fclose(out);
   }
   unsetenv("GAC_LAYER_STRATEGY");
   char why[200];
@@ -557,6 +576,11 @@ static void test_late_strategy(void) {
   bool poisoned = errs[0] == CL_SUCCESS && (unsigned)got[0][0] == 0xA5A5A5A5u && (unsigned)got[0][3] == 0xA5A5A5A5u;
   bool right = errs[1] == CL_SUCCESS && got[1][0] == 10 && got[1][3] == 13;
   report("strategy=late: a read before its wait reads the poison, after it the data", poisoned && right, why);
+  /* "gac late: OpLoad %N (tile) in k reads local memory that an async copy still in flight writes: ..." */
+  bool named = strstr(printed[0], "gac late: ") && strstr(printed[0], "(tile) in k reads local memory") &&
+               strstr(printed[0], "work-group 0,0,0");
+  report("strategy=late: the read before its wait is printed, naming it; the right kernel prints nothing",
+         named && !strstr(printed[1], "gac late"), printed[0][0] ? printed[0] : "(nothing printed)");
 }
 
 /* A builtin PoCL's library lacks (vload4 on a generic pointer that is no
