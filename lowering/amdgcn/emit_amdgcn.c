@@ -1,5 +1,6 @@
 /* gac_emit_amdgcn (include/gac/amdgcn.h): the SPIR-V half with the AMDGCN
- * lowering (lowering/llvm/bridge.c), LLVM 19's AMDGPU backend
+ * lowering (lowering/common/gpu_lower_spirv.c), the bridge
+ * (lowering/llvm/bridge.c), LLVM 19's AMDGPU backend
  * (llvm_amdgcn.c) and, for a code object, ld.lld-19 -shared, as clang's
  * HIP toolchain links one. */
 #include <stdio.h>
@@ -7,6 +8,7 @@
 #include <string.h>
 
 #include "amdgcn_internal.h"
+#include "lowering.h"
 #include "llvm_gpu.h"
 #include "subprocess.h"
 
@@ -39,17 +41,10 @@ static bool link_code_object(const gac_amdgcn_options *options, const char *obje
 bool gac_emit_amdgcn(gac_module *m, const gac_amdgcn_options *options, char **out, size_t *size, gac_diag *diag) {
   *out = NULL;
   *size = 0;
-  if (!options->mcpu || (strcmp(options->mcpu, "gfx90a") != 0 && strcmp(options->mcpu, "gfx942") != 0)) {
-    gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "amdgcn.mcpu",
-                 "%s: the AMDGCN path targets gfx90a (MI200) and gfx942 (MI300)",
-                 options->mcpu ? options->mcpu : "(none)");
-    return false;
-  }
   unsigned char *bitcode = NULL;
   size_t bitcode_size = 0;
-  char lowering[48];
-  snprintf(lowering, sizeof lowering, "amdgcn,mcpu=%s%s", options->mcpu, options->pingpong ? ",pingpong" : "");
-  if (!gac_gpu_lower_to_bitcode(m, lowering, options->llvm_spirv, "amdgcn", &bitcode, &bitcode_size, diag))
+  if (!gac_amdgcn_lower_spirv(m, options, diag) ||
+      !gac_gpu_bitcode(m, options->llvm_spirv, "amdgcn", &bitcode, &bitcode_size, diag))
     return false;
   bool object = options->output == GAC_AMDGCN_CODE_OBJECT;
   char *code = NULL;

@@ -34,12 +34,12 @@ typedef struct gac_gpu_target {
   void (*after_optimize)(LLVMModuleRef mod);
 } gac_gpu_target;
 
-/* Raises the module's builtin calls, runs --lower-async-copies=`lowering`,
- * validates the result and bridges it to SPIR 1.2 bitcode (*bitcode
- * malloc'd) with llvm-spirv-15 -r (bridge.c). */
+/* Bridges a module the SPIR-V half lowered (gac_gpu_lower_spirv,
+ * lowering/lowering.h) to SPIR 1.2 bitcode (*bitcode malloc'd) with
+ * llvm-spirv-15 -r (bridge.c); errors are "<rule>.bridge". */
 #include "gac/module.h"
-bool gac_gpu_lower_to_bitcode(gac_module *m, const char *lowering, const char *llvm_spirv, const char *rule,
-                              unsigned char **bitcode, size_t *size, gac_diag *diag);
+bool gac_gpu_bitcode(const gac_module *m, const char *llvm_spirv, const char *rule, unsigned char **bitcode,
+                     size_t *size, gac_diag *diag);
 
 /* Parses the bitcode, retargets it (triple, data layout, address spaces,
  * calling conventions, local-pointer kernel parameters as offsets into one

@@ -1,0 +1,91 @@
+/* The SPIR-V half of every GPU path, in libgac (no LLVM): raise builtin
+ * calls, lower copies and queues for the target in SPIR-V, and check the
+ * result. gac_emit_ptx and gac_emit_amdgcn (lowering/ptx/, lowering/amdgcn/)
+ * then bridge it to LLVM (lowering/llvm/bridge.c); the fuzz target
+ * fuzz_lower_gpu runs this half alone, thousands of times a second. */
+#include <stdio.h>
+#include <string.h>
+
+#include <spirv/unified1/spirv.h>
+
+#include "gac/amdgcn.h"
+#include "gac/pass.h"
+#include "gac/ptx.h"
+#include "gac/validate.h"
+#include "lowering.h"
+
+static bool run_pass(gac_module *m, const char *name, const char *arg, gac_diag *diag) {
+  gac_pass_find(name)->run(m, arg, diag);
+  return !gac_diag_has_errors(diag);
+}
+
+/* ByVal copies a parameter from private memory. On a pointer to any other
+ * storage class LLVM's NVPTX backend aborted the process ("Cannot cast
+ * between two non-generic address spaces"); refuse it here, named. */
+static bool byval_is_private(const gac_module *m, const char *rule, gac_diag *diag) {
+  char r[64];
+  snprintf(r, sizeof r, "%s.byval", rule);
+  bool ok = true;
+  gac_foreach_inst(d, &m->sections[GAC_SECTION_ANNOTATION]) {
+    if (d->opcode != SpvOpDecorate || d->num_words < 4 || d->words[2] != SpvDecorationFuncParamAttr ||
+        d->words[3] != SpvFunctionParameterAttributeByVal)
+      continue;
+    const gac_inst *p = gac_def(m, d->words[1]);
+    const gac_inst *t = p ? gac_def(m, p->type_id) : NULL;
+    if (!t || t->opcode != SpvOpTypePointer || t->num_words < 4 || t->words[2] != SpvStorageClassFunction) {
+      gac_diag_add(diag, GAC_ERROR, d->offset, d->words[1], r,
+                   "FuncParamAttr ByVal on a parameter that is not a pointer to Function memory: the GPU paths "
+                   "pass only private memory by value");
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+bool gac_gpu_lower_spirv(gac_module *m, const char *lowering, const char *rule, gac_diag *diag) {
+  char r[64];
+  if (!byval_is_private(m, rule, diag) || !run_pass(m, "raise-async-copies", NULL, diag) ||
+      !run_pass(m, "lower-async-copies", lowering, diag))
+    return false;
+  /* What goes to llvm-spirv-15 must be valid SPIR-V: a lowering bug shows
+   * up here, named, rather than as a translator crash. (Any SPIR-V version
+   * llvm-spirv-15 reads: its output for -O0 code can be 1.4.) */
+  gac_validate_options vopts = {.core = true, .target_env = -1};
+  snprintf(r, sizeof r, "%s.internal", rule);
+  if (!gac_validate(m, &vopts, diag)) {
+    gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, r, "the module lowered for the target is invalid");
+    return false;
+  }
+  return true;
+}
+
+bool gac_ptx_lower_spirv(gac_module *m, const gac_ptx_options *options, gac_diag *diag) {
+  if (options->sm != 80 && options->sm != 90) {
+    gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "ptx.sm", "sm_%u: the PTX path targets sm_80 and sm_90",
+                 options->sm);
+    return false;
+  }
+  if (options->warp_specialize) {
+    if (options->sm != 90) {
+      gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "ptx.warp-specialize",
+                   "warp-specialize: the producer warp's mbarrier handshakes need --sm=90");
+      return false;
+    }
+    /* Loops still annotated; those pipelined already keep their schedule. */
+    if (!run_pass(m, "pipeline-loops", "warp-specialize", diag))
+      return false;
+  }
+  return gac_gpu_lower_spirv(m, options->sm == 90 ? "ptx,sm=90" : "ptx", "ptx", diag);
+}
+
+bool gac_amdgcn_lower_spirv(gac_module *m, const gac_amdgcn_options *options, gac_diag *diag) {
+  if (!options->mcpu || (strcmp(options->mcpu, "gfx90a") != 0 && strcmp(options->mcpu, "gfx942") != 0)) {
+    gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "amdgcn.mcpu",
+                 "%s: the AMDGCN path targets gfx90a (MI200) and gfx942 (MI300)",
+                 options->mcpu ? options->mcpu : "(none)");
+    return false;
+  }
+  char lowering[48];
+  snprintf(lowering, sizeof lowering, "amdgcn,mcpu=%s%s", options->mcpu, options->pingpong ? ",pingpong" : "");
+  return gac_gpu_lower_spirv(m, lowering, "amdgcn", diag);
+}
