@@ -272,6 +272,11 @@ gac_function *lower_function_by_id(const gac_module *m, uint32_t id) {
   return NULL;
 }
 
+uint32_t lower_ulong_type(gac_module *m) {
+  gac_require_capability(m, SpvCapabilityInt64);
+  return gac_type_int(m, 64, 0);
+}
+
 uint32_t lower_storage_class(const gac_module *m, uint32_t pointer) {
   const gac_inst *type = gac_value_type(m, pointer);
   return type && type->opcode == SpvOpTypePointer ? type->words[2] : ~0u;

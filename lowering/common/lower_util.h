@@ -62,6 +62,9 @@ gac_loop lower_shared_loop(gac_lowering *L, gac_block *from, gac_block *exit, ui
 /* The storage class of a pointer value (~0u if it is not one), and whether
  * a copy from src to dst goes from global to local memory. */
 uint32_t lower_storage_class(const gac_module *m, uint32_t pointer);
+/* The 64-bit unsigned type, with the Int64 capability it needs (a module
+ * may have none: Physical32 modules, say). */
+uint32_t lower_ulong_type(gac_module *m);
 /* The work-group size of f when every launch of f has the same constant
  * one (reqd_work_group_size of the kernels that call it). */
 bool lower_known_local_size(gac_module *m, const gac_function *f, uint64_t size[3]);

@@ -146,19 +146,24 @@ static uint32_t as_uchar_pointer(late *t, gac_builder *b, uint32_t ptr) {
   return gac_build_ops(b, SpvOpBitcast, type, GAC_NEW_ID, GAC_ID(ptr))->result_id;
 }
 
-/* x as a 32-bit value (queues and event counts are 32-bit in the runtime). */
+/* x as the runtime's uint (queues and event counts): narrowed or widened,
+ * or the same bits where only the signedness differs. */
 static uint32_t to_u32(late *t, gac_builder *b, uint32_t x) {
   const gac_inst *type = gac_value_type(t->L.m, x);
-  if (type && type->opcode == SpvOpTypeInt && type->words[2] == 32)
+  if (type && type->result_id == t->u32)
     return x;
-  return gac_build_ops(b, SpvOpUConvert, t->u32, GAC_NEW_ID, GAC_ID(x))->result_id;
+  bool same_width = type && type->opcode == SpvOpTypeInt && type->words[2] == 32;
+  return gac_build_ops(b, same_width ? SpvOpBitcast : SpvOpUConvert, t->u32, GAC_NEW_ID, GAC_ID(x))->result_id;
 }
 
+/* x as the runtime's ulong: widened, or the same bits where only the
+ * signedness differs (a module may declare a signed 64-bit type). */
 static uint32_t to_u64(late *t, gac_builder *b, uint32_t x) {
   const gac_inst *type = gac_value_type(t->L.m, x);
-  if (type && type->opcode == SpvOpTypeInt && type->words[2] == 64)
+  if (type && type->result_id == t->u64)
     return x;
-  return gac_build_ops(b, SpvOpUConvert, t->u64, GAC_NEW_ID, GAC_ID(x))->result_id;
+  bool wide = type && type->opcode == SpvOpTypeInt && type->words[2] == 64;
+  return gac_build_ops(b, wide ? SpvOpBitcast : SpvOpUConvert, t->u64, GAC_NEW_ID, GAC_ID(x))->result_id;
 }
 
 static void lower_copy(late *t, gac_inst *inst, const gac_async_copy *k) {
@@ -171,17 +176,17 @@ static void lower_copy(late *t, gac_inst *inst, const gac_async_copy *k) {
       state_pointer(t, inst),
       event_to_group(t, &b, f, k->event),
       as_uchar_pointer(t, &b, k->destination),
-      k->destination_offset,
+      to_u64(t, &b, k->destination_offset),
       as_uchar_pointer(t, &b, k->source),
-      k->source_offset,
-      k->num_bytes_per_element,
-      k->num_elements_per_line,
-      k->num_lines,
-      is3d ? k->num_planes : t->L.one,
-      k->source_line_length,
-      is3d ? k->source_plane_area : t->L.zero,
-      k->destination_line_length,
-      is3d ? k->destination_plane_area : t->L.zero,
+      to_u64(t, &b, k->source_offset),
+      to_u64(t, &b, k->num_bytes_per_element),
+      to_u64(t, &b, k->num_elements_per_line),
+      to_u64(t, &b, k->num_lines),
+      to_u64(t, &b, is3d ? k->num_planes : t->L.one),
+      to_u64(t, &b, k->source_line_length),
+      to_u64(t, &b, is3d ? k->source_plane_area : t->L.zero),
+      to_u64(t, &b, k->destination_line_length),
+      to_u64(t, &b, is3d ? k->destination_plane_area : t->L.zero),
   };
   uint32_t group = call(t, &b, to_local ? TO_LOCAL : TO_GLOBAL, t->u64, args, sizeof args / sizeof *args);
   uint32_t event = group_to_event(t, &b, f, group);
@@ -481,9 +486,8 @@ bool gac_lower_late(gac_module *m, gac_diag *diag) {
   late t = {0};
   gac_lowering_init(&t.L, m);
   gac_require_capability(m, SpvCapabilityInt8);
-  gac_require_capability(m, SpvCapabilityInt64);
   t.void_type = gac_type_void(m);
-  t.u64 = gac_type_int(m, 64, 0);
+  t.u64 = lower_ulong_type(m);
   t.u32 = gac_type_int(m, 32, 0);
   t.state_ptr = gac_type_pointer(m, SpvStorageClassWorkgroup, t.u64);
   t.u64_fn_ptr = gac_type_pointer(m, SpvStorageClassFunction, t.u64);

@@ -95,7 +95,7 @@ gac_ptx_ring *lower_ptx_ring_create(gac_lowering *L, gac_function *f, unsigned d
   gac_ptx_ring *r = calloc(1, sizeof *r);
   r->f = f;
   r->depth = gac_constant_int(m, L->size_type, depth);
-  uint32_t ulong = gac_type_int(m, 64, 0);
+  uint32_t ulong = lower_ulong_type(m);
   r->ulong_ptr = gac_type_pointer(m, SpvStorageClassWorkgroup, ulong);
   uint32_t array = gac_type_array(m, ulong, gac_constant_int(m, gac_type_int(m, 32, 0), depth));
   gac_builder g = gac_builder_at_end(m, &m->sections[GAC_SECTION_GLOBAL]);

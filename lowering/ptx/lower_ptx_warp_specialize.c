@@ -46,7 +46,7 @@ typedef struct pipe_rings {
 
 static uint32_t ring_array(gac_lowering *L, uint32_t depth, const char *name) {
   gac_module *m = L->m;
-  uint32_t ulong = gac_type_int(m, 64, 0);
+  uint32_t ulong = lower_ulong_type(m);
   uint32_t array = gac_type_array(m, ulong, gac_constant_int(m, gac_type_int(m, 32, 0), depth));
   gac_builder g = gac_builder_at_end(m, &m->sections[GAC_SECTION_GLOBAL]);
   uint32_t var = gac_build_ops(&g, SpvOpVariable, gac_type_pointer(m, SpvStorageClassWorkgroup, array), GAC_NEW_ID,
@@ -62,7 +62,7 @@ static uint32_t slot(gac_lowering *L, gac_builder *b, uint32_t ring, uint32_t de
   gac_module *m = L->m;
   uint32_t type = gac_value_type(m, t)->result_id;
   uint32_t index = lower_op2(b, SpvOpUMod, type, t, gac_constant_int(m, type, depth));
-  uint32_t ptr = gac_type_pointer(m, SpvStorageClassWorkgroup, gac_type_int(m, 64, 0));
+  uint32_t ptr = gac_type_pointer(m, SpvStorageClassWorkgroup, lower_ulong_type(m));
   return gac_build_ops(b, SpvOpAccessChain, ptr, GAC_NEW_ID, GAC_ID(ring), GAC_ID(index))->result_id;
 }
 

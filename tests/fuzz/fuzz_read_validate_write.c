@@ -7,9 +7,11 @@
  *   - the written words read again, and writing that gives the same words;
  *   - gac_disassemble's text assembles with gac_assemble to the same words
  *     (in host byte order: the assembler writes the host's).
- *   - on a valid module, the passes (--sort-blocks, --pipeline-loops,
- *     --check-async, --lower-async-copies=opencl) either report an error or
- *     give a module that validates: never a silently wrong module.
+ *   - on a valid module, the passes (--specialize-generic-pointers,
+ *     --raise-async-copies, --sort-blocks, --pipeline-loops, --check-async,
+ *     --lower-async-copies=opencl with one of eight strategy and helper
+ *     choices, late included, --remove-unused-imports) either report an
+ *     error or give a module that validates: never a silently wrong module.
  * An input the reader rejects must come with an error. Any violation aborts, so
  * that libFuzzer records the input as a crash. spirv_mutator.c gives the
  * inputs (structure-aware mutation). See README.md. */
@@ -83,12 +85,21 @@ static void check_text_round_trip(const gac_module *m, const uint32_t *words, si
   free(text);
 }
 
-/* The passes in the order a user runs them, on a valid module m (consumed). */
-static void check_passes(gac_module *m) {
-  static const char *const names[][2] = {{"sort-blocks", NULL},
-                                         {"pipeline-loops", NULL},
-                                         {"check-async", NULL},
-                                         {"lower-async-copies", "opencl"}};
+/* The passes in the order a user runs them, on a valid module m (consumed);
+ * `choice` (a hash of the input) picks the OpenCL lowering's strategy and
+ * helpers, so that each input takes one of them. */
+static void check_passes(gac_module *m, uint32_t choice) {
+  static const char *const lowerings[] = {
+      "opencl",           "opencl,strategy=lines", "opencl,strategy=cooperative,helpers=always",
+      "opencl,strategy=serial", "opencl,strategy=late",  "opencl,strategy=leader",
+      "opencl,helpers=never",   "opencl,strategy=auto"};
+  const char *const names[][2] = {{"specialize-generic-pointers", NULL},
+                                  {"raise-async-copies", NULL},
+                                  {"sort-blocks", NULL},
+                                  {"pipeline-loops", NULL},
+                                  {"check-async", NULL},
+                                  {"lower-async-copies", lowerings[choice % 8]},
+                                  {"remove-unused-imports", NULL}};
   gac_diag d;
   gac_diag_init(&d);
   gac_validate_options with_core = {.core = true, .target_env = -1};
@@ -98,7 +109,7 @@ static void check_passes(gac_module *m) {
     if (gac_diag_has_errors(&d))
       break; /* refused with a diagnostic: allowed */
     if (!gac_validate(m, &with_core, &d)) {
-      fprintf(stderr, "after --%s:\n", names[k][0]);
+      fprintf(stderr, "after --%s%s%s:\n", names[k][0], names[k][1] ? "=" : "", names[k][1] ? names[k][1] : "");
       fuzz_fail("a pass reported no error but left an invalid module", &d);
     }
   }
@@ -142,7 +153,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     check_text_round_trip(m, words, n, &d);
   if (all_ok) {
     fuzz_count(FUZZ_VALID);
-    check_passes(gac_module_read(words, n, &d));
+    uint32_t h = 2166136261u; /* FNV-1a */
+    for (size_t i = 0; i < size; i++)
+      h = (h ^ data[i]) * 16777619u;
+    check_passes(gac_module_read(words, n, &d), h);
   }
 
   free(words);
