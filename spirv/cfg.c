@@ -89,6 +89,37 @@ void gac_remove_dangling_names(gac_module *m) {
                                       !gac_def(m, gac_operand_word(i, 0))) gac_inst_remove(m, i);
 }
 
+static bool dangles(const gac_module *m, const gac_inst *i) {
+  if (i->opcode != SpvOpExtInst || i->num_operands < 4)
+    return false;
+  const gac_inst *set = gac_def(m, gac_operand_word(i, 2));
+  const char *name = set && set->opcode == SpvOpExtInstImport ? gac_inst_string(set, 1) : NULL;
+  if (!name || strncmp(name, "NonSemantic.", 12) != 0)
+    return false;
+  for (unsigned k = 4; k < i->num_operands; k++)
+    if (i->operands[k].kind == GAC_OPERAND_ID && !gac_def(m, gac_operand_word(i, k)))
+      return true;
+  return false;
+}
+
+void gac_remove_dangling_non_semantic(gac_module *m) {
+  for (bool changed = true; changed;) {
+    changed = false;
+    gac_foreach_inst(i, &m->sections[GAC_SECTION_GLOBAL]) if (dangles(m, i)) {
+      gac_inst_remove(m, i);
+      changed = true;
+    }
+    gac_foreach_function(f, m) {
+      gac_foreach_block(b, f) {
+        gac_foreach_inst(i, &b->insts) if (dangles(m, i)) {
+          gac_inst_remove(m, i);
+          changed = true;
+        }
+      }
+    }
+  }
+}
+
 void gac_function_remove(gac_module *m, gac_function *f) {
   remove_names_and_decorations(m, f->def->result_id);
   gac_foreach_inst(p, &f->params) {

@@ -231,6 +231,14 @@ int main(int argc, char **argv) {
   }
   for (unsigned i = repairs; ok && i < num_passes; i++)
     ok = run_pass(m, &passes[i], validate ? &vopts : NULL, &diag, source);
+  /* What the passes wrote is validated too (without --validate, once at the
+   * end): never an invalid module with exit 0, whatever a pass got wrong. */
+  if (ok && validate_input && !validate && num_passes > repairs &&
+      !(gac_validate(m, &vopts, &diag), report(&diag, source))) {
+    fprintf(stderr, "%s: error: the passes left an invalid module (a bug of gac's: please report it with the input)\n",
+            source);
+    ok = false;
+  }
   if (!ok) {
     status = EXIT_INVALID;
     goto done;

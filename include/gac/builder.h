@@ -125,6 +125,11 @@ void gac_add_to_interfaces(gac_module *m, uint32_t var);
 /* Removes the names and decorations whose target is no longer defined:
  * what a pass leaves when it deletes an instruction something named. */
 void gac_remove_dangling_names(gac_module *m);
+/* Drops the non-semantic instructions (OpExtInst of a "NonSemantic." set)
+ * that use an id nothing defines any more: a pass removed what they
+ * describe, and SPV_KHR_non_semantic_info lets a tool drop them (repeated
+ * while a drop leaves others dangling). */
+void gac_remove_dangling_non_semantic(gac_module *m);
 
 /* OpVariable in the global section decorated BuiltIn `builtin`, created
  * (Input, of type `type`, with BuiltIn and Constant decorations, and listed

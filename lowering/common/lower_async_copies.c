@@ -775,6 +775,17 @@ bool lower_core_copy_as_2d(gac_lowering *L, const gac_inst *i, gac_async_copy *k
                  "OpGroupAsyncCopy: this lowering copies scalars and vectors only");
     return false;
   }
+  /* SPIRV-Tools lets a non-pointer Source through (an integer made a
+   * pointer type of storage class 32 here once). */
+  const gac_inst *src_type = gac_value_type(m, gac_operand_word(i, 4));
+  uint32_t dst_sc = type->words[2], src_sc = src_type && src_type->opcode == SpvOpTypePointer ? src_type->words[2] : ~0u;
+  if (!(dst_sc == SpvStorageClassWorkgroup && src_sc == SpvStorageClassCrossWorkgroup) &&
+      !(dst_sc == SpvStorageClassCrossWorkgroup && src_sc == SpvStorageClassWorkgroup)) {
+    gac_diag_add(diag, GAC_ERROR, i->offset, i->result_id, "lower.core-copy-pointers",
+                 "OpGroupAsyncCopy: Destination and Source must be pointers, one to Workgroup and one to "
+                 "CrossWorkgroup memory");
+    return false;
+  }
   *k = (gac_async_copy){.op = GAC_GROUP_ASYNC_COPY_2D2D, .destination = gac_operand_word(i, 3),
                         .source = gac_operand_word(i, 4), .event = gac_operand_word(i, 7)};
   k->destination_offset = k->source_offset = L->zero;
@@ -1080,7 +1091,9 @@ static bool lower_async_copies(gac_module *m, const char *arg, gac_diag *diag) {
 
 bool gac_lower_async_copies(gac_module *m, const char *arg, gac_diag *diag) {
   bool ok = lower_async_copies(m, arg, diag);
-  /* What the lowering deleted (commits, waits, copies, markers) may have had a name. */
+  /* What the lowering deleted (commits, waits, copies, markers) may have had
+   * a name, or other non-semantic instructions that use it. */
+  gac_remove_dangling_non_semantic(m);
   gac_remove_dangling_names(m);
   return ok;
 }

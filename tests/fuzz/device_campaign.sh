@@ -5,7 +5,9 @@
 # Then what adds coverage to the kept corpus is merged (-set_cover_merge)
 # into OUT/<target>/merged (to copy back into tests/fuzz/corpus<suffix>/),
 # crashes are in OUT/<target>/crashes, and one line per target sums its jobs'
-# executions (from their fuzz-<n>.log) and their gac-fuzz-stats.
+# executions (from their fuzz-<n>.log) and their gac-fuzz-stats. The merge
+# stops after MERGE_SECONDS (default 120; the inputs it has not run are left
+# out) so that a campaign fits a call of a machine lent for minutes.
 # Usage: device_campaign.sh STAGE_DIR OUT_DIR SECONDS JOBS TARGET...
 set -euo pipefail
 usage="usage: device_campaign.sh STAGE_DIR OUT_DIR SECONDS JOBS TARGET..."
@@ -26,7 +28,8 @@ wait
 for target in "$@"; do
   w=$out/$target s=$(suffix_of "$target")
   mkdir -p "$w/merged"
-  "$stage/$target" -set_cover_merge=1 "$w/merged" "$stage/corpus$s" "$w/corpus" > "$w/logs/merge.log" 2>&1 || true
+  timeout "${MERGE_SECONDS:-120}" "$stage/$target" -set_cover_merge=1 "$w/merged" "$stage/corpus$s" "$w/corpus" \
+    > "$w/logs/merge.log" 2>&1 || true
   execs=$(cat "$w"/logs/fuzz-*.log | awk '/stat::number_of_executed_units/ { n += $2 } END { print n + 0 }')
   stats=$(cat "$w"/logs/fuzz-*.log | awk '/^gac-fuzz-stats:/ { i += $3; r += $5; v += $8; o += $11 }
     END { printf "inputs %d read %d valid %d output %d", i, r, v, o }')
