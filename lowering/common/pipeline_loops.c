@@ -946,6 +946,13 @@ static bool find_async(pipeliner *P) {
         if (!known(P, gac_operand_word(i, 1), &count) || count != 1)
           return fail(P, i, "Pipeline.AsyncStatement", "statement %u (async stage %u) waits for several events; "
                       "chain its copies on one event", s, st->stage);
+        /* The pipelined code loads the event from the list: it must be one
+         * (SPIRV-Tools lets a pointer to another type through). */
+        const gac_inst *list = gac_value_type(P->m, gac_operand_word(i, 2));
+        const gac_inst *pointee = list && list->opcode == SpvOpTypePointer ? gac_def(P->m, list->words[3]) : NULL;
+        if (!pointee || pointee->opcode != SpvOpTypeEvent)
+          return fail(P, i, "Pipeline.AsyncStatement", "statement %u (async stage %u) waits on a list that is "
+                      "not of events", s, st->stage);
         st->wait = i;
         /* Nothing but computation may follow the wait in the statement. */
         for (gac_inst *j = i->next; j; j = j->next)
