@@ -29,4 +29,16 @@ void fuzz_count(fuzz_stage s);
  * an error is a refusal (else fuzz_fail). */
 gac_module *fuzz_read(const uint8_t *data, size_t size, gac_diag *d);
 
+/* fuzz_read, then NULL (d freed) unless the module validates, core rules
+ * included; a valid one is counted and d cleared for what comes next. */
+gac_module *fuzz_read_valid(const uint8_t *data, size_t size, gac_diag *d);
+
+/* FNV-1a of the input: what picks a target's choice for it, so that each
+ * input always takes the same one. */
+uint32_t fuzz_hash(const uint8_t *data, size_t size);
+
+/* Whether some diagnostic's rule ends with suffix (".internal": the target's
+ * own lowering made a valid module invalid). */
+bool fuzz_has_rule_suffix(const gac_diag *d, const char *suffix);
+
 #endif
