@@ -122,11 +122,6 @@ static char *diag_text(const gac_diag *d, const char *intro) {
   return text;
 }
 
-static bool run_pass(gac_module *m, const char *name, const char *arg, gac_diag *d) {
-  gac_pass_find(name)->run(m, arg, d);
-  return !gac_diag_has_errors(d);
-}
-
 /* The layer's default: auto, for the wrapped device's profile; on PoCL's
  * CPU device it was no slower than cooperative (the default before) on any
  * row of bench/pocl, and faster on most (docs/LOWERING.md). */
@@ -153,11 +148,12 @@ bool gac_bridge_il(const void *il, size_t size, const char *profile, unsigned ch
   if (!ok)
     *log = diag_text(&d, "gac layer: the IL is not a SPIR-V module gac can read:");
   /* llvm-spirv-15 orders some loops' blocks against SPIR-V's rule: fix that first. */
-  else if (!run_pass(m, "sort-blocks", NULL, &d) || !gac_validate(m, &vopts, &d))
+  else if (!gac_run_pass(m, "sort-blocks", NULL, &d) || !gac_validate(m, &vopts, &d))
     *log = diag_text(&d, "gac layer: the SPIR-V module is invalid:");
   /* OpenCL C 2.0/3.0 hands builtins generic pointers PoCL 3.1 has no overloads for. */
-  else if (!run_pass(m, "specialize-generic-pointers", NULL, &d) || !run_pass(m, "raise-async-copies", NULL, &d) || !run_pass(m, "pipeline-loops", NULL, &d) ||
-           !run_pass(m, "lower-async-copies", lower_arg, &d))
+  else if (!gac_run_pass(m, "specialize-generic-pointers", NULL, &d) ||
+           !gac_run_pass(m, "raise-async-copies", NULL, &d) || !gac_run_pass(m, "pipeline-loops", NULL, &d) ||
+           !gac_run_pass(m, "lower-async-copies", lower_arg, &d))
     *log = diag_text(&d, "gac layer: lowering failed:");
   else if (!gac_validate(m, &vopts, &d))
     *log = diag_text(&d, "gac layer: internal error: the lowered module is invalid:");
@@ -192,7 +188,7 @@ bool gac_raise_il(const void *il, size_t size, void **out, size_t *out_size, cha
   gac_module *m = gac_module_read_bytes(il, size, &d);
   uint32_t *words = NULL;
   size_t n = 0;
-  bool ok = m && run_pass(m, "raise-async-copies", NULL, &d) && gac_module_write(m, &words, &n);
+  bool ok = m && gac_run_pass(m, "raise-async-copies", NULL, &d) && gac_module_write(m, &words, &n);
   if (!ok)
     *log = diag_text(&d, "gac layer: cannot raise the builtins of a module to link:");
   *out = words;

@@ -59,3 +59,17 @@ const gac_pass_info *gac_pass_find(const char *name) {
       return p;
   return NULL;
 }
+
+bool gac_run_pass(gac_module *m, const char *name, const char *arg, gac_diag *diag) {
+  gac_pass_find(name)->run(m, arg, diag);
+  if (gac_diag_has_errors(diag))
+    return false;
+  if (m->bound > GAC_MAX_ID_BOUND) {
+    gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "module.id-bound",
+                 "--%s needs an id bound of %u, larger than SPIR-V's limit of %u: the module has too many ids "
+                 "for this pass",
+                 name, m->bound, GAC_MAX_ID_BOUND);
+    return false;
+  }
+  return true;
+}

@@ -175,16 +175,16 @@ int main(int argc, char **argv) {
   m = gac_module_read_bytes(bytes, size, &diag);
   static const char *const passes[] = {"sort-blocks", "specialize-generic-pointers", "raise-async-copies"};
   for (size_t i = 0; m && i < sizeof passes / sizeof *passes && print_diags(&diag, input); i++)
-    gac_pass_find(passes[i])->run(m, NULL, &diag);
+    gac_run_pass(m, passes[i], NULL, &diag);
   gac_validate_options vopts = {.core = true, .target_env = -1};
   ok = m && print_diags(&diag, input) && gac_validate(m, &vopts, &diag) && print_diags(&diag, input);
   /* With --sm=90,warp-specialize the PTX step pipelines the loops itself. */
   if (ok && pipeline && !(warp_specialize && strcmp(emit, "ptx") == 0))
-    ok = (gac_pass_find("pipeline-loops")->run(m, NULL, &diag), print_diags(&diag, input));
+    ok = (gac_run_pass(m, "pipeline-loops", NULL, &diag), print_diags(&diag, input));
   if (ok && strncmp(emit, "lowered", 7) == 0) {
     char arg[64];
     snprintf(arg, sizeof arg, "opencl,strategy=%s", emit[7] == '=' ? emit + 8 : "cooperative");
-    ok = (gac_pass_find("lower-async-copies")->run(m, arg, &diag), print_diags(&diag, input)) &&
+    ok = (gac_run_pass(m, "lower-async-copies", arg, &diag), print_diags(&diag, input)) &&
          gac_validate(m, &vopts, &diag) && print_diags(&diag, input);
   }
   if (ok && (strcmp(emit, "ptx") == 0 || strncmp(emit, "amdgcn", 6) == 0)) {

@@ -94,7 +94,7 @@ static bool report(gac_diag *d, const char *source) {
  * a pass must leave a valid module. */
 static bool run_pass(gac_module *m, const pass_request *p, const gac_validate_options *vopts, gac_diag *diag,
                      const char *source) {
-  p->pass->run(m, p->arg, diag);
+  gac_run_pass(m, p->pass->name, p->arg, diag);
   if (!report(diag, source))
     return false;
   if (vopts && !(gac_validate(m, vopts, diag), report(diag, source))) {

@@ -41,12 +41,11 @@ int main(int argc, char **argv) {
   /* The set's rules and SPIRV-Tools' core rules, for the OpenCL 1.2 environment. */
   gac_validate_options opts = {.core = true, .target_env = gac_target_env_parse("opencl1.2")};
   bool ok = m && gac_validate(m, &opts, &diag);
-  /* Each pass returns progress; errors go to diag. */
+  /* gac_run_pass: false when the pass reported an error (in diag). */
   static const char *const passes[][2] = {
       {"raise-async-copies", NULL}, {"pipeline-loops", NULL}, {"lower-async-copies", "opencl"}};
   for (size_t i = 0; ok && i < sizeof passes / sizeof passes[0]; i++) {
-    gac_pass_find(passes[i][0])->run(m, passes[i][1], &diag);
-    ok = !gac_diag_has_errors(&diag) && gac_validate(m, &opts, &diag);
+    ok = gac_run_pass(m, passes[i][0], passes[i][1], &diag) && gac_validate(m, &opts, &diag);
   }
   uint32_t *words = NULL;
   size_t num_words = 0;

@@ -20,4 +20,10 @@ const gac_pass_info *gac_pass_find(const char *name);
 /* The registry, terminated by an entry with name NULL. */
 const gac_pass_info *gac_passes(void);
 
+/* Runs the pass NAME (which must exist) on M, as a manager does: true when
+ * it reported no error. A pass that makes the module outgrow SPIR-V's id
+ * bound is refused here ([module.id-bound], naming the pass), so no caller
+ * mistakes a module too big to write for an invalid one. */
+bool gac_run_pass(gac_module *m, const char *name, const char *arg, gac_diag *diag);
+
 #endif

@@ -14,11 +14,6 @@
 #include "gac/validate.h"
 #include "lowering.h"
 
-static bool run_pass(gac_module *m, const char *name, const char *arg, gac_diag *diag) {
-  gac_pass_find(name)->run(m, arg, diag);
-  return !gac_diag_has_errors(diag);
-}
-
 /* ByVal copies a parameter from private memory. On a pointer to any other
  * storage class LLVM's NVPTX backend aborted the process ("Cannot cast
  * between two non-generic address spaces"); refuse it here, named. */
@@ -44,8 +39,8 @@ static bool byval_is_private(const gac_module *m, const char *rule, gac_diag *di
 
 bool gac_gpu_lower_spirv(gac_module *m, const char *lowering, const char *rule, gac_diag *diag) {
   char r[64];
-  if (!byval_is_private(m, rule, diag) || !run_pass(m, "raise-async-copies", NULL, diag) ||
-      !run_pass(m, "lower-async-copies", lowering, diag))
+  if (!byval_is_private(m, rule, diag) || !gac_run_pass(m, "raise-async-copies", NULL, diag) ||
+      !gac_run_pass(m, "lower-async-copies", lowering, diag))
     return false;
   /* What goes to llvm-spirv-15 must be valid SPIR-V: a lowering bug shows
    * up here, named, rather than as a translator crash. (Any SPIR-V version
@@ -72,7 +67,7 @@ bool gac_ptx_lower_spirv(gac_module *m, const gac_ptx_options *options, gac_diag
       return false;
     }
     /* Loops still annotated; those pipelined already keep their schedule. */
-    if (!run_pass(m, "pipeline-loops", "warp-specialize", diag))
+    if (!gac_run_pass(m, "pipeline-loops", "warp-specialize", diag))
       return false;
   }
   return gac_gpu_lower_spirv(m, options->sm == 90 ? "ptx,sm=90" : "ptx", "ptx", diag);

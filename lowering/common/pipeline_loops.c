@@ -1765,6 +1765,21 @@ static void write_svg(pipeliner *P, const gac_pipe_statement *st, pass_options *
   }
 }
 
+/* A loop of one stage stays as written, without its markers: the pass
+ * looks for PipelineLoop until none is left, and found this one forever
+ * (the fuzzer: a hang, then out of memory). */
+static void remove_loop_markers(pipeliner *P) {
+  for (unsigned b = 0; b < P->cfg.num_blocks; b++) {
+    if (!P->in_loop[b])
+      continue;
+    for (gac_inst *i = P->cfg.blocks[b]->insts.first, *next; i; i = next) {
+      next = i->next;
+      if (is_marker(P, i, GAC_PIPELINE_LOOP) || is_marker(P, i, GAC_PIPELINE_STATEMENT))
+        gac_inst_remove(P->m, i);
+    }
+  }
+}
+
 static bool pipeline_loop(gac_module *m, gac_function *f, gac_inst *loop_marker, pass_options *po,
                           gac_diag *diag) {
   const gac_pipe_options *opts = &po->schedule;
@@ -1902,6 +1917,8 @@ static bool pipeline_loop(gac_module *m, gac_function *f, gac_inst *loop_marker,
       emit_step(P, &cur, &P->sched.epilogue[e], t, vals, &last_in, &(step_guard){GUARD_EPILOGUE, e, n});
     }
     join_exit(P, cur, escapes, num_escapes, n, vals, last_in);
+  } else if (ok) {
+    remove_loop_markers(P);
   }
   if (ok) {
     if (!specialized) {

@@ -105,8 +105,7 @@ static void check_passes(gac_module *m, uint32_t choice) {
   gac_validate_options with_core = {.core = true, .target_env = -1};
   unsigned k;
   for (k = 0; k < sizeof names / sizeof names[0]; k++) {
-    gac_pass_find(names[k][0])->run(m, names[k][1], &d);
-    if (gac_diag_has_errors(&d))
+    if (!gac_run_pass(m, names[k][0], names[k][1], &d))
       break; /* refused with a diagnostic: allowed */
     if (!gac_validate(m, &with_core, &d)) {
       fprintf(stderr, "after --%s%s%s:\n", names[k][0], names[k][1] ? "=" : "", names[k][1] ? names[k][1] : "");
