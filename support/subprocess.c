@@ -88,7 +88,22 @@ bool gac_spirv_to_bitcode(const uint32_t *words, size_t n, const char *tool, uns
   snprintf(in, sizeof in, "%s/in.spv", dir);
   snprintf(out, sizeof out, "%s/out.bc", dir);
   snprintf(err_path, sizeof err_path, "%s/stderr", dir);
+  /* llvm-spirv-15 reads modules in little-endian order only ("invalid magic
+   * number" otherwise): a big-endian module (gac keeps the input's byte
+   * order when it writes) goes to it in host order. */
+  uint32_t *swapped = NULL;
+  if (n > 0 && words[0] == __builtin_bswap32(0x07230203u)) {
+    if (!(swapped = malloc(n * sizeof(uint32_t)))) {
+      *log = strdup("gac: out of memory");
+      gac_scratch_remove(dir);
+      return false;
+    }
+    for (size_t i = 0; i < n; i++)
+      swapped[i] = __builtin_bswap32(words[i]);
+    words = swapped;
+  }
   bool ok = gac_write_file(in, words, n * sizeof(uint32_t));
+  free(swapped);
   if (!tool)
     tool = getenv("GAC_LLVM_SPIRV") ? getenv("GAC_LLVM_SPIRV") : "llvm-spirv-15";
   char *argv[] = {(char *)tool, "-r", "--spirv-target-env=CL1.2", in, "-o", out, NULL};

@@ -16,7 +16,7 @@ bool gac_write_file(const char *path, const void *data, size_t size);
 bool gac_scratch_dir(char dir[32]);
 void gac_scratch_remove(const char *dir);
 
-/* SPIR-V words to SPIR 1.2 bitcode with `llvm-spirv-15 -r
+/* SPIR-V words (either byte order) to SPIR 1.2 bitcode with `llvm-spirv-15 -r
  * --spirv-target-env=CL1.2` (tool: NULL for $GAC_LLVM_SPIRV, else
  * llvm-spirv-15). On failure false with a message and the tool's output in
  * *log (malloc'd); *bc is malloc'd. */
