@@ -139,6 +139,13 @@ bool gac_validate_core(const gac_module *m, int target_env, gac_diag *diag) {
   /* Friendly names cost SPIRV-Tools a second parse of the module (30-45% of
    * its time here), and numeric ids match what gac-opt --print shows. */
   spvValidatorOptionsSetFriendlyNames(opts, false);
+  /* The fresh ids are the stand-in's own: a legal module whose bound is
+   * within its number of copies of SPIR-V's limit (4,194,303) would
+   * otherwise be refused for the ids gac added. The module's own bound was
+   * checked against the limit above (gac_module_ids_fit), so SPIRV-Tools'
+   * limit is raised for the stand-in only, by the ids it added. */
+  if (s.words[3] > GAC_MAX_ID_BOUND)
+    spvValidatorOptionsSetUniversalLimit(opts, spv_validator_limit_max_id_bound, s.words[3]);
   spv_const_binary_t bin = {s.words, s.count};
   spv_diagnostic d = NULL;
   spv_result_t res = spvValidateWithOptions(ctx, opts, &bin, &d);
