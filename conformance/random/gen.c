@@ -649,8 +649,12 @@ void rt_generate(uint64_t seed, uint64_t index, const rt_options *opt, rt_case *
     unsigned items = 0;
     for (unsigned i = 0; i < (last ? 2 * c->ntile + 2 : 2); i++)
       items += gen_items(&g, false);
-    if (!last && rt_chance(r, 20))
+    if (!last && rt_chance(r, 20)) {
+      /* the read-outs above may read what the fill overwrites: a barrier between */
+      if (items)
+        barrier_op(&g);
       items += gen_items(&g, true);
+    }
     if (items && !last)
       barrier_op(&g);
   }
