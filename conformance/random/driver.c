@@ -1,3 +1,4 @@
+#define _POSIX_C_SOURCE 200809L /* open_memstream */
 /* What every runner shares: the batch file's header, the loop over its
  * cases, the comparison with the model and the failure report. */
 #include <inttypes.h>
@@ -54,6 +55,37 @@ bool rt_common_option(rt_run_options *o, int argc, char **argv, int *i) {
   return true;
 }
 
+static char *read_text(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return NULL;
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *buf = malloc((size_t)n + 1);
+  if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+    free(buf);
+    buf = NULL;
+  }
+  fclose(f);
+  if (buf)
+    buf[n] = 0;
+  return buf;
+}
+
+static bool same_kernel(const rt_case *c, const char *text) {
+  char *mine = NULL;
+  size_t size = 0;
+  FILE *f = open_memstream(&mine, &size);
+  if (!f || !text)
+    return false;
+  rt_emit(c, f);
+  fclose(f);
+  bool same = strstr(text, mine) != NULL;
+  free(mine);
+  return same;
+}
+
 /* The mutant model: one byte that the kernel writes (it differs from the
  * initial bytes), else the first byte of out0, made wrong. */
 static void mutate(const rt_case *c, rt_buffers *b) {
@@ -78,10 +110,20 @@ unsigned rt_drive(const rt_backend *be, const rt_run_options *o) {
   const char *target = o->target ? o->target : "?";
   unsigned run = 0, failed = 0;
   rt_case *c = malloc(sizeof *c);
+  /* The runner's model is only right for the kernels its own generator
+   * writes: each case's text must be in the batch as it is (a batch made by
+   * another version of the generator fails here, not with wrong bytes). */
+  char *text = read_text(o->batch);
   for (uint64_t index = first; index < first + count; index++) {
     if (o->only_set && index != o->only)
       continue;
     rt_generate(seed, index, &opt, c);
+    if (!same_kernel(c, text)) {
+      printf("STALE %s %s: kernel k%" PRIu64 " differs from what this runner's generator makes: remake the batch\n",
+             target, o->batch, index);
+      failed++, run++;
+      continue;
+    }
     rt_buffers b;
     rt_model(c, &b);
     if (o->mutate)
@@ -125,6 +167,7 @@ unsigned rt_drive(const rt_backend *be, const rt_run_options *o) {
     rt_buffers_free(&b);
   }
   free(c);
+  free(text);
   printf("random %s %s: %u cases, %u passed, %u failed\n", target, o->batch, run, run - failed, failed);
   return failed;
 }

@@ -40,6 +40,8 @@ typedef struct gen {
   unsigned nflight;
   uint32_t ro_next[RT_MAX_GBUF]; /* next free read-out byte of an out buffer */
   unsigned helpers;
+  bool chain_round; /* this round's copies all join one event: e = copy(.., e) */
+  int round_var;    /* that event's variable, -1 before the round's first copy */
 } gen;
 
 /* ---- footprints ---- */
@@ -352,6 +354,8 @@ static void gen_copy(gen *g, unsigned runtime_percent) {
   int live[RT_MAX_VARS];
   unsigned nlive = waitable(g, live);
   int kind = (int)rt_range(r, 0, 99);
+  if (g->chain_round && g->round_var < 0)
+    kind = 99; /* the round's first copy: a new event */
   if (kind < 12) {
     /* if (c) en = copy(..., en) with en = 0: a phi of null and the event,
      * then an unconditional copy chained to it. */
@@ -399,10 +403,16 @@ static void gen_copy(gen *g, unsigned runtime_percent) {
       return;
     }
   }
-  if (kind < 70 && nlive) {
+  /* A chained round: the copies after the first join its event, whatever
+   * their directions (the shape of a bug found on the GPU: local->global
+   * with a null event, local->global and global->local given its event,
+   * one wait, then local reads). */
+  bool chain = g->chain_round && g->round_var >= 0 && g->var[g->round_var].live && !g->var[g->round_var].maybe_null &&
+               popcount(g->var[g->round_var].mask) == 1;
+  if ((kind < 70 && nlive) || chain) {
     /* chained: the copy joins the group of its input event */
-    int in = live[rt_range(r, 0, nlive - 1)];
-    int out = rt_chance(r, 60) ? in : free_var(g, false);
+    int in = chain ? g->round_var : live[rt_range(r, 0, nlive - 1)];
+    int out = chain || rt_chance(r, 60) ? in : free_var(g, false);
     if (out < 0)
       out = in;
     cp.ev_in = in, cp.ev_out = out;
@@ -420,6 +430,8 @@ static void gen_copy(gen *g, unsigned runtime_percent) {
   cp.ev_out = out;
   issue(g, &cp, grp, runtime_percent);
   set_var(g, out, grp, false);
+  if (g->chain_round && g->round_var < 0)
+    g->round_var = out;
 }
 
 /* Waits on `n` of the waitable variables (all when all is set). */
@@ -640,6 +652,8 @@ void rt_generate(uint64_t seed, uint64_t index, const rt_options *opt, rt_case *
   for (unsigned round = 0; round < rounds; round++) {
     bool last = round == rounds - 1;
     unsigned copies = (unsigned)rt_range(r, 1, 4);
+    g.chain_round = rt_chance(r, 30);
+    g.round_var = -1;
     for (unsigned i = 0; i < copies; i++)
       gen_copy(&g, runtime);
     gen_wait(&g, last);

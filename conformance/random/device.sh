@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# device.sh: on the GPU machine, in a folder staged by stage_gpu.sh (needs
+# only gcc and CUDA's driver library): builds gac-random-cuda and runs every
+# staged batch's PTX, printing each failure (seed, index, kernel, first
+# differing byte, how to reproduce) and the counts per target. A batch whose
+# run does not finish in GAC_RANDOM_TIMEOUT seconds (default 120) counts its
+# cases as failed (a hang). Exit status 1 if a case failed.
+set -uo pipefail
+cd "$(dirname "$0")"
+cuda=${CUDA_HOME:-/usr/local/cuda}
+gcc -std=c17 -O2 -Wall -Wextra -I src -I "$cuda/include" src/gen.c src/emit.c src/model.c src/driver.c \
+  src/runner_cuda.c -o gac-random-cuda -L "$cuda/lib64/stubs" -lcuda || exit 1
+[ -e ptx.tar.gz ] && { tar xzf ptx.tar.gz && rm -f ptx.tar.gz || exit 1; }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2> /dev/null
+: > results.txt
+for ptx in b*.sm*.ptx; do
+  [ -e "$ptx" ] || continue
+  base=${ptx%.ptx} batch=${base%%.*}.cl target=${base#*.}
+  timeout "${GAC_RANDOM_TIMEOUT:-120}" ./gac-random-cuda "$batch" "$ptx" --target "$target" --quiet > "$base.log" 2>&1
+  rc=$?
+  grep "^FAIL\|^     reproduce\|^BUILD-FAIL" "$base.log" | head -n 8
+  line=$(grep "^random " "$base.log" | tail -n 1)
+  per=$(sed -n 's/.* count=\([0-9]*\) .*/\1/p' "$batch" | head -n 1)
+  if [ "$rc" -eq 124 ] || [ -z "$line" ]; then
+    echo "HANG/CRASH $target $batch (exit $rc): $(tail -n 2 "$base.log" | tr '\n' ' ')"
+    echo "RESULT $target $per 0 $per" >> results.txt
+  else
+    sed 's/^random \([^ ]*\) .*: \([0-9]*\) cases, \([0-9]*\) passed, \([0-9]*\) failed/RESULT \1 \2 \3 \4/' <<<"$line" >> results.txt
+  fi
+done
+printf "%-8s %8s %8s %8s\n" target cases passed failed
+awk '{ n[$2] += $3; p[$2] += $4; f[$2] += $5 } END { for (t in n) printf "%-8s %8d %8d %8d\n", t, n[t], p[t], f[t] }' results.txt | sort
+[ -s build-failures.txt ] && echo "batches gac could not build (here): $(wc -l < build-failures.txt)"
+! awk '$5 > 0 { bad = 1 } END { exit !bad }' results.txt
