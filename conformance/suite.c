@@ -246,6 +246,26 @@ static bool run_copy1d(const gac_backend *o, size_t n, size_t stride, size_t gro
   return run_float_kernel(o, k, args, 5, 1, &global, &local, in, out, want, groups * n, ms, why, why_len);
 }
 
+/* Chained events (kernels/chains.cl): each group's 3 n floats are stage
+ * twice (g 1000 + i), then its part of src plus one. */
+static bool run_chain(const gac_backend *o, const char *kernel, size_t n, int phi, size_t groups, size_t local,
+                      double *ms, char *why, size_t why_len) {
+  void *k = o->load(o->self, "chains", kernel, why, why_len);
+  if (!k)
+    return false;
+  float *in = small_ints(groups * n, 9), *out = calloc(groups * 3 * n, sizeof(float));
+  float *want = malloc(groups * 3 * n * sizeof(float));
+  for (size_t g = 0; g < groups; g++)
+    for (size_t i = 0; i < n; i++) {
+      want[g * 3 * n + i] = want[g * 3 * n + n + i] = (float)(g * 1000 + i);
+      want[g * 3 * n + 2 * n + i] = in[g * n + i] + 1.0f;
+    }
+  arg args[] = {BUF(in, groups * n * sizeof(float)), BUF(out, groups * 3 * n * sizeof(float)),
+                LOCAL(n * sizeof(float)), LOCAL(n * sizeof(float)), U64(n), I32(phi)};
+  size_t global = groups * local;
+  return run_float_kernel(o, k, args, 6, 1, &global, &local, in, out, want, groups * 3 * n, ms, why, why_len);
+}
+
 /* ---- software-pipelined kernels (kernels/pipelined.cl) ---- */
 
 #define TS 16
@@ -412,6 +432,14 @@ unsigned gac_conformance_suite(const gac_backend *o) {
       run_copy1d(o, 100, 3, 4, 17, &ms, why, sizeof why));
   ROW("copy1d", "async_work_group_strided_copy in (256 floats, stride 1), copy out, g=3 l=64",
       run_copy1d(o, 256, 1, 3, 64, &ms, why, sizeof why));
+  ROW("chain", "out, out, in on one event, wait on the first; 256 floats, g=4 l=64",
+      run_chain(o, "chain_out_in", 256, 0, 4, 64, &ms, why, sizeof why));
+  ROW("chain", "as above, the first event through an if; 96 floats, g=5 l=32",
+      run_chain(o, "chain_out_in", 96, 1, 5, 32, &ms, why, sizeof why));
+  ROW("chain", "in, out, out on one event, wait on the last; 256 floats, g=4 l=64",
+      run_chain(o, "chain_in_out", 256, 0, 4, 64, &ms, why, sizeof why));
+  ROW("chain", "as above, the middle event through an if; 96 floats, g=5 l=32",
+      run_chain(o, "chain_in_out", 96, 1, 5, 32, &ms, why, sizeof why));
   ROW("stencil", "5-point, 64x64 floats, 16x16 tiles with halo, l=16x16",
       run_stencil(o, 64, &ms, why, sizeof why));
   ROW("transpose", "64x64 floats through local memory, 16x16 tiles, l=16x16",

@@ -624,10 +624,36 @@ static uint32_t stored_value(const checker *c, uint32_t ptr, const gac_inst *at)
   return slot_of(c, ptr, &var, &index) ? slot_value(c, var, index, at) : 0;
 }
 
-/* id through OpCopyObject and single-store Function variables. */
+static bool is_null_event(const gac_module *m, uint32_t id) {
+  const gac_inst *d = gac_def(m, id);
+  return !d || d->opcode == SpvOpConstantNull || d->opcode == SpvOpUndef;
+}
+
+typedef struct copy_view {
+  uint32_t destination, source, event;
+} copy_view;
+
+static bool copy_of(const gac_module *m, const gac_inst *i, copy_view *v) {
+  gac_async_copy copy;
+  if (gac_async_copy_decode(m, i, &copy)) {
+    *v = (copy_view){copy.destination, copy.source, copy.event};
+    return true;
+  }
+  if (i->opcode == SpvOpGroupAsyncCopy && num_in_operands(i) == 6) {
+    *v = (copy_view){in_operand(i, 1), in_operand(i, 2), in_operand(i, 5)};
+    return true;
+  }
+  return false;
+}
+
+/* id through OpCopyObject, single-store Function variables and chained
+ * copies: a copy given a non-null event returns that event (OpenCL), so
+ * the copies of a chain are one group, named by the chain's first event
+ * (its Event operand resolved where the copy is). */
 static uint32_t resolve_value(const checker *c, uint32_t id, const gac_inst *at) {
   for (unsigned d = 0; d < 16; d++) {
     const gac_inst *def = gac_def(c->m, id);
+    copy_view cv;
     if (def && def->opcode == SpvOpCopyObject) {
       id = in_operand(def, 0);
     } else if (def && def->opcode == SpvOpLoad) {
@@ -635,6 +661,9 @@ static uint32_t resolve_value(const checker *c, uint32_t id, const gac_inst *at)
       if (!v)
         return id;
       id = v;
+    } else if (def && copy_of(c->m, def, &cv) && !is_null_event(c->m, cv.event) && gac_inst_block(def)) {
+      id = cv.event;
+      at = def;
     } else {
       return id;
     }
@@ -825,28 +854,6 @@ static place place_of(checker *c, uint32_t ptr, const gac_inst *at) {
 }
 
 /* ---- transfer ---- */
-
-static bool is_null_event(const gac_module *m, uint32_t id) {
-  const gac_inst *d = gac_def(m, id);
-  return !d || d->opcode == SpvOpConstantNull || d->opcode == SpvOpUndef;
-}
-
-typedef struct copy_view {
-  uint32_t destination, source, event;
-} copy_view;
-
-static bool copy_of(const gac_module *m, const gac_inst *i, copy_view *v) {
-  gac_async_copy copy;
-  if (gac_async_copy_decode(m, i, &copy)) {
-    *v = (copy_view){copy.destination, copy.source, copy.event};
-    return true;
-  }
-  if (i->opcode == SpvOpGroupAsyncCopy && num_in_operands(i) == 6) {
-    *v = (copy_view){in_operand(i, 1), in_operand(i, 2), in_operand(i, 5)};
-    return true;
-  }
-  return false;
-}
 
 /* An instruction a call's callee may hold that matters to the checker. */
 typedef bool (*inst_test)(const gac_module *m, const gac_inst *i);
@@ -1136,16 +1143,13 @@ static void transfer_inst(checker *c, state *s, const gac_inst *i, bool eval, un
     evaluate(c, s, i, 1, ACCESS_READ, v.source, ctx, block);
     evaluate(c, s, i, 0, ACCESS_COPY_WRITE, v.destination, ctx, block);
   }
-  /* Chained through its Event operand, the copy joins that pending group. */
-  uint32_t in = resolve_value(c, v.event, i);
-  if (!is_null_event(c->m, in))
-    for (unsigned k = 0; k < s->nf; k++)
-      if (s->f[k].queue == PENDING && names(&s->f[k], in))
-        rename_group(&s->f[k], i->result_id);
+  /* Chained through its Event operand, the copy joins that group: its
+   * result resolves to the event the group is named by. */
+  uint32_t group = resolve_value(c, i->result_id, i);
   c->cur = s;
   place dst = place_of(c, v.destination, i), src = place_of(c, v.source, i);
   c->cur = NULL;
-  fact f = {.copy = i, .copy_in_loop = c->cfg.loop_of[block] >= 0, .queue = PENDING, .group = i->result_id,
+  fact f = {.copy = i, .copy_in_loop = c->cfg.loop_of[block] >= 0, .queue = PENDING, .group = group,
             .must = true};
   if (dst.buffer != NOT_WORKGROUP) {
     f.buffer = dst.buffer;
@@ -1170,7 +1174,8 @@ static uint32_t phi_rename(const checker *c, unsigned from, unsigned to, uint32_
   uint32_t label = gac_block_label(c->cfg.blocks[from]);
   for (gac_inst *phi = c->cfg.blocks[to]->insts.first->next; phi && phi->opcode == SpvOpPhi; phi = phi->next)
     for (unsigned w = 3; w + 1 < phi->num_words; w += 2)
-      if (phi->words[w + 1] == label && phi->words[w] == group && group)
+      if (phi->words[w + 1] == label && group &&
+          resolve_value(c, phi->words[w], gac_block_terminator(c->cfg.blocks[from])) == group)
         return phi->result_id;
   return 0;
 }

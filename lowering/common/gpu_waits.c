@@ -5,10 +5,11 @@
  *   AsyncCommit(q, e)  -> __gac_cp_async_commit()        (cp.async.commit_group)
  *   AsyncWait(q, N)    -> __gac_cp_async_wait(M); barrier (cp.async.wait_group M)
  *   OpGroupWaitEvents  -> __gac_cp_async_wait_all(); barrier, or only the
- *                         barrier where the events come only from copies
- *                         that are plain loads and stores (not global ->
- *                         local), so a store-side wait does not drain the
- *                         prefetches in flight
+ *                         barrier where no copy the wait may wait for is
+ *                         in flight (wait_copies.h: every copy chained onto
+ *                         its events, through phis, selects, memory and
+ *                         calls; global -> local ones are in flight), so a
+ *                         store-side wait does not drain the prefetches
  *
  * M is the number of hardware groups committed after the newest group of q
  * that must complete (the (N+1)-th most recent commit to q): wait_group M
@@ -55,6 +56,7 @@
 #include "gac/ptx.h"
 #include "lower_util.h"
 #include "lowering.h"
+#include "wait_copies.h"
 
 enum { HISTORY = 32, WAIT_ALL_GROUP = UINT32_MAX, PAD_QUEUES = 16 };
 
@@ -97,61 +99,50 @@ static bool meet(history *dst, const history *src) {
   return changed;
 }
 
-/* Whether event `id` may stand for cp.async copies: a global -> local copy,
- * or anything not known to be a plain copy or no event (visited: ids on
- * the path, for loops of OpPhi). */
-static bool event_may_be_async(const gac_module *m, uint32_t id, uint8_t *visited) {
-  gac_inst *def = gac_def(m, id);
-  if (!def || visited[id])
-    return !def;
-  visited[id] = 1;
-  bool result = true;
+/* Whether a wait for copy needs more than the barrier: a copy global ->
+ * local is cp.async or bulk copies (PTX) or LDS-direct loads (AMDGCN),
+ * in flight until waited for; every other copy is loads and stores done
+ * when the copy returns. */
+static bool copy_in_flight(const gac_module *m, const gac_inst *copy, void *user) {
+  (void)user;
   gac_async_copy k;
-  if (def->opcode == SpvOpConstantNull || def->opcode == SpvOpUndef)
-    result = false;
-  else if (def->opcode == SpvOpGroupAsyncCopy) /* (Execution, Destination, Source, ..., Event) */
-    result = lower_global_to_local(m, gac_operand_word(def, 3), gac_operand_word(def, 4)) ||
-             event_may_be_async(m, gac_operand_word(def, 7), visited);
-  else if (gac_async_copy_decode(m, def, &k))
-    result = lower_global_to_local(m, k.destination, k.source) ||
-             event_may_be_async(m, k.event, visited);
-  else if (def->opcode == SpvOpPhi) {
-    result = false;
-    for (unsigned i = 2; i < def->num_operands && !result; i += 2)
-      result = event_may_be_async(m, gac_operand_word(def, i), visited);
-  } else if (def->opcode == SpvOpSelect)
-    result = event_may_be_async(m, gac_operand_word(def, 3), visited) ||
-             event_may_be_async(m, gac_operand_word(def, 4), visited);
-  visited[id] = 0;
-  return result;
+  if (copy->opcode == SpvOpGroupAsyncCopy) /* (Execution, Destination, Source, ...) */
+    return lower_global_to_local(m, gac_operand_word(copy, 3), gac_operand_word(copy, 4));
+  return gac_async_copy_decode(m, copy, &k) && lower_global_to_local(m, k.destination, k.source);
 }
 
-/* Whether OpGroupWaitEvents `wait` may wait for cp.async copies. Its list is
- * usually a Function variable: the event is what the nearest store before
- * the wait in its block put there, else any stored to it. Anything else
- * (a parameter, a list of several) may be. */
-static bool wait_may_be_async(gac_module *m, const gac_inst *wait) {
-  uint32_t list = gac_operand_word(wait, 2);
-  gac_inst *var = gac_def(m, list);
-  if (!var || var->opcode != SpvOpVariable || var->words[3] != SpvStorageClassFunction)
-    return true;
-  uint8_t *visited = calloc(m->bound, 1);
-  bool result = false, found = false;
-  for (const gac_inst *i = wait->prev; i && !found; i = i->prev)
-    if (i->opcode == SpvOpStore && gac_operand_word(i, 0) == list) {
-      found = true;
-      result = event_may_be_async(m, gac_operand_word(i, 1), visited);
-    }
-  for (gac_operand *u = gac_first_use(m, list); u && !found && !result; u = u->next_use) {
-    const gac_inst *user = u->inst;
-    if (user->opcode == SpvOpStore && gac_operand_word(user, 0) == list)
-      result = event_may_be_async(m, gac_operand_word(user, 1), visited);
-    else if (user->opcode != SpvOpGroupWaitEvents && user->opcode != SpvOpLoad && user->opcode != SpvOpName &&
-             user->opcode != SpvOpDecorate && user->opcode != SpvOpLifetimeStart && user->opcode != SpvOpLifetimeStop)
-      result = true; /* its address escapes: unknown */
+/* The OpGroupWaitEvents of the module that may wait for copies in flight
+ * (wait_copies.h), decided before any is rewritten: sorted, for bsearch. */
+typedef struct draining {
+  const gac_inst **waits;
+  size_t num;
+} draining;
+
+static int compare_inst(const void *x, const void *y) {
+  uintptr_t a = (uintptr_t) * (const gac_inst *const *)x, b = (uintptr_t) * (const gac_inst *const *)y;
+  return a < b ? -1 : a > b;
+}
+
+static draining find_draining(gac_module *m) {
+  draining d = {0};
+  gac_wait_copies *a = gac_wait_copies_analyze(m);
+  size_t cap = 0;
+  gac_foreach_function(f, m) gac_foreach_block(b, f) gac_foreach_inst(i, &b->insts) {
+    if (i->opcode != SpvOpGroupWaitEvents || !gac_wait_may_wait_for(a, i, copy_in_flight, NULL))
+      continue;
+    if (d.num == cap)
+      d.waits = realloc(d.waits, (cap = cap ? 2 * cap : 16) * sizeof *d.waits);
+    d.waits[d.num++] = i;
   }
-  free(visited);
-  return result;
+  gac_wait_copies_free(a);
+  if (d.num)
+    qsort(d.waits, d.num, sizeof *d.waits, compare_inst);
+  return d;
+}
+
+/* Whether OpGroupWaitEvents `wait` may wait for copies in flight. */
+static bool wait_drains(const draining *d, const gac_inst *wait) {
+  return d->num && bsearch(&wait, d->waits, d->num, sizeof *d->waits, compare_inst);
 }
 
 /* Whether a function commits groups (directly, or by calling a function
@@ -171,7 +162,13 @@ static bool commits(const gac_module *m, const gac_function *f) {
   return false;
 }
 
-/* committing[id] for each function id: decided before any is rewritten. */
+/* What is decided of the module before any wait is rewritten:
+ * committing[id] for each function id, and the draining waits. */
+typedef struct module_facts {
+  bool *committing;
+  draining draining;
+} module_facts;
+
 /* Whether commit i commits the null event (an empty group). */
 static bool commits_nothing(const gac_module *m, const gac_inst *i) {
   const gac_inst *event = gac_def(m, i->words[GAC_PIPELINE_VALUE_WORD]);
@@ -184,7 +181,7 @@ typedef struct pads {
   bool seen[PAD_QUEUES], differ[PAD_QUEUES];
 } pads;
 
-static void step(gac_lowering *L, const bool *committing, const pads *pad, const gac_inst *i, history *h) {
+static void step(gac_lowering *L, const module_facts *mf, const pads *pad, const gac_inst *i, history *h) {
   const gac_module *m = L->m;
   uint32_t op = gac_async_pipeline_op_of(m, i);
   uint64_t q;
@@ -196,11 +193,11 @@ static void step(gac_lowering *L, const bool *committing, const pads *pad, const
     h->pending = 0;
   } else if (op == GAC_ASYNC_COMMIT) {
     h->pending = 0; /* into an unknown queue: its loads count for no known group */
-  } else if (i->opcode == SpvOpGroupWaitEvents && wait_may_be_async(L->m, i)) {
+  } else if (i->opcode == SpvOpGroupWaitEvents && wait_drains(&mf->draining, i)) {
     push(h, WAIT_ALL_GROUP, L->amdgcn ? 0 : 1);
   } else if (i->opcode == SpvOpFunctionCall) {
     uint32_t callee = gac_operand_word(i, 2);
-    if (callee < m->bound && committing[callee])
+    if (callee < m->bound && mf->committing[callee])
       h->len = 0, h->pending = 0;
   } else if (L->amdgcn) {
     const gac_block *b = gac_inst_block(i);
@@ -421,7 +418,7 @@ static void rewrite_one(gac_lowering *L, gac_ptx_ring *r, bool bulk_stores, cons
 }
 
 /* The fixpoint of the histories at the blocks' entries (in[0]: f's entry). */
-static void solve(gac_lowering *L, const bool *committing, const pads *pad, gac_block **blocks, size_t num_blocks,
+static void solve(gac_lowering *L, const module_facts *mf, const pads *pad, gac_block **blocks, size_t num_blocks,
                   const uint32_t *index_of, history *in) {
   memset(in, 0, num_blocks * sizeof *in);
   in[0].reached = true;
@@ -431,7 +428,7 @@ static void solve(gac_lowering *L, const bool *committing, const pads *pad, gac_
       if (!in[k].reached)
         continue;
       history h = in[k];
-      gac_foreach_inst(i, &blocks[k]->insts) step(L, committing, pad, i, &h);
+      gac_foreach_inst(i, &blocks[k]->insts) step(L, mf, pad, i, &h);
       gac_block *succ[64];
       unsigned ns = gac_block_successors(L->m, blocks[k], succ, 64);
       for (unsigned s = 0; s < ns; s++)
@@ -443,7 +440,7 @@ static void solve(gac_lowering *L, const bool *committing, const pads *pad, gac_
 /* AMDGCN: the weight K each queue's non-empty commits all have (loads
  * issued since the commit before), if they agree and it is not 0; true if
  * some queue has one. */
-static bool find_pads(gac_lowering *L, const bool *committing, gac_block **blocks, size_t num_blocks,
+static bool find_pads(gac_lowering *L, const module_facts *mf, gac_block **blocks, size_t num_blocks,
                       const history *in, pads *pad) {
   for (size_t k = 0; k < num_blocks; k++) {
     history h = in[k];
@@ -455,7 +452,7 @@ static bool find_pads(gac_lowering *L, const bool *committing, gac_block **block
         pad->k[q] = h.pending;
         pad->seen[q] = true;
       }
-      step(L, committing, NULL, i, &h);
+      step(L, mf, NULL, i, &h);
     }
   }
   bool any = false;
@@ -468,7 +465,7 @@ static bool find_pads(gac_lowering *L, const bool *committing, gac_block **block
 }
 
 /* Replaces the commits and waits of f, with the counts of the fixpoint. */
-static void lower_function(gac_lowering *L, const bool *committing, const bool *tighten, bool bulk_stores,
+static void lower_function(gac_lowering *L, const module_facts *mf, const bool *tighten, bool bulk_stores,
                            gac_function *f) {
   gac_module *m = L->m;
   size_t num_blocks = 0;
@@ -483,11 +480,11 @@ static void lower_function(gac_lowering *L, const bool *committing, const bool *
     index_of[gac_block_label(b)] = (uint32_t)n;
     blocks[n++] = b;
   }
-  solve(L, committing, NULL, blocks, num_blocks, index_of, in);
+  solve(L, mf, NULL, blocks, num_blocks, index_of, in);
   pads pad = {0};
-  const pads *padded = L->amdgcn && find_pads(L, committing, blocks, num_blocks, in, &pad) ? &pad : NULL;
+  const pads *padded = L->amdgcn && find_pads(L, mf, blocks, num_blocks, in, &pad) ? &pad : NULL;
   if (padded)
-    solve(L, committing, padded, blocks, num_blocks, index_of, in);
+    solve(L, mf, padded, blocks, num_blocks, index_of, in);
   size_t num = 0, cap = 16;
   rewrite *todo = malloc(cap * sizeof *todo);
   uint32_t deepest = 0;
@@ -503,8 +500,8 @@ static void lower_function(gac_lowering *L, const bool *committing, const bool *
         w.queue = (uint32_t)q;
       if (L->amdgcn && op == GAC_ASYNC_COMMIT && commits_nothing(m, i) && w.queue < PAD_QUEUES)
         w.count = pad.k[w.queue]; /* the loads it is padded with */
-      w.drain = op == GAC_ASYNC_WAIT || (i->opcode == SpvOpGroupWaitEvents && wait_may_be_async(m, i));
-      step(L, committing, padded, i, &h);
+      w.drain = op == GAC_ASYNC_WAIT || (i->opcode == SpvOpGroupWaitEvents && wait_drains(&mf->draining, i));
+      step(L, mf, padded, i, &h);
       /* (The warp-specialised handshakes are lower_ptx_warp_specialize.c's.) */
       if ((!op || op >= GAC_WARP_SPECIALIZE) && i->opcode != SpvOpGroupWaitEvents)
         continue;
@@ -536,8 +533,8 @@ bool lower_async_waits_ptx(gac_lowering *L) {
     tighten = calloc(L->m->bound, sizeof *tighten);
     gac_foreach_function(f, L->m) lower_amdgcn_pingpong(L, f, tighten);
   }
-  bool *committing = calloc(L->m->bound, sizeof *committing);
-  gac_foreach_function(f, L->m) committing[f->def->result_id] = commits(L->m, f);
+  module_facts mf = {.committing = calloc(L->m->bound, sizeof *mf.committing), .draining = find_draining(L->m)};
+  gac_foreach_function(f, L->m) mf.committing[f->def->result_id] = commits(L->m, f);
   /* A wait may be in another function than the bulk store it waits for
    * (an event passed or returned): any in the module makes every wait
    * complete them. */
@@ -547,9 +544,10 @@ bool lower_async_waits_ptx(gac_lowering *L) {
     gac_foreach_block(b, f) {
       gac_foreach_inst(i, &b->insts) progress |= i->opcode == SpvOpGroupWaitEvents || gac_async_pipeline_op_of(L->m, i);
     }
-    lower_function(L, committing, tighten, bulk_stores, f);
+    lower_function(L, &mf, tighten, bulk_stores, f);
   }
-  free(committing);
+  free(mf.committing);
+  free(mf.draining.waits);
   free(tighten);
   return progress;
 }
