@@ -548,6 +548,11 @@ static void gen_loop(gen *g) {
       cp->gbuf = (uint8_t)(k == 1 && c->gbuf_used[1] ? 1 : 0);
       unsigned f = (unsigned)rt_range(r, 0, 99);
       cp->form = f < 20 ? F_1D : f < 30 ? F_STRIDED : f < 65 ? F_2D : F_3D;
+      /* A warp-specialised loop (sm90ws) refuses a typed 1D copy into the
+       * byte tile the consumers read ([AsyncPipeline.PipeShape], README.md):
+       * with reqd_work_group_size, 2D/3D copies only, unless asked. */
+      if (c->reqd && !g->o->ws_typed && cp->form < F_2D)
+        cp->form = f % 2 ? F_2D : F_3D;
       pick_elem(g, cp);
       if (random_shape(g, cp, 2048, 2048, true))
         break;

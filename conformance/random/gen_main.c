@@ -1,6 +1,6 @@
 /* gac-random-gen: writes a batch of random async-copy kernels.
  *
- * Usage: gac-random-gen [--select-events] [--no-loops] [--no-reqd] [--noinline] SEED FIRST COUNT OUT.cl
+ * Usage: gac-random-gen [--select-events] [--no-loops] [--no-reqd] [--noinline] [--ws-typed] SEED FIRST COUNT OUT.cl
  *   cases FIRST .. FIRST+COUNT-1 of SEED, kernels k<index>; the first line
  *   records what the runners need to make the same cases again.
  *        gac-random-gen --print SEED INDEX   the one case's kernel on stdout */
@@ -21,6 +21,8 @@ int main(int argc, char **argv) {
       opt.loops = false;
     else if (strcmp(argv[i], "--no-reqd") == 0)
       opt.reqd = false;
+    else if (strcmp(argv[i], "--ws-typed") == 0)
+      opt.ws_typed = true;
     else if (strcmp(argv[i], "--noinline") == 0)
       opt.noinline = true;
     else if (strcmp(argv[i], "--print") == 0)
@@ -47,7 +49,7 @@ int main(int argc, char **argv) {
     return 0;
   }
   if (npos != 4) {
-    fprintf(stderr, "usage: gac-random-gen [--select-events] [--no-loops] [--no-reqd] [--noinline] SEED FIRST COUNT OUT.cl\n"
+    fprintf(stderr, "usage: gac-random-gen [--select-events] [--no-loops] [--no-reqd] [--noinline] [--ws-typed] SEED FIRST COUNT OUT.cl\n"
                     "       gac-random-gen [options] --print SEED INDEX\n");
     return 2;
   }

@@ -128,6 +128,7 @@ typedef struct rt_options {
   bool loops;         /* pipelined loops */
   bool reqd;          /* reqd_work_group_size on some kernels */
   bool noinline;      /* noinline helpers (PoCL 3.1 cannot link them from SPIR: README.md) */
+  bool ws_typed;      /* typed 1D copies in loops with reqd_work_group_size (sm90ws refuses them) */
 } rt_options;
 
 void rt_generate(uint64_t seed, uint64_t index, const rt_options *opt, rt_case *c);
@@ -167,7 +168,7 @@ static inline bool rt_chance(rt_rng *r, unsigned percent) { return rt_next(r) % 
 
 /* A batch file starts with this line; the runners read the cases' seed,
  * indices and options from it:
- * / * gac-random seed=S first=F count=N select=0|1 loops=0|1 reqd=0|1 noinline=0|1 * / */
+ * / * gac-random seed=S first=F count=N select=0|1 loops=0|1 reqd=0|1 noinline=0|1 wstyped=0|1 * / */
 bool rt_write_batch(const char *path, uint64_t seed, uint64_t first, unsigned count, const rt_options *opt);
 bool rt_read_batch(const char *path, uint64_t *seed, uint64_t *first, unsigned *count, rt_options *opt);
 
