@@ -66,7 +66,11 @@ typedef struct fact {
   uint8_t age;             /* back edges crossed since the copy */
   const gac_inst *kept_by; /* the last wait that left it in flight */
   const gac_inst *doubt;   /* what made it "may" other than a join: an untraceable wait, a call */
-  unsigned held_in;        /* slot + 1 that holds its group's event on every path where it is in flight, or 0 */
+  /* The element of Function variable held_var (by its index mod held_len,
+   * the array's length) that holds its group's event on every path where
+   * it is in flight; held_var 0 if none is known. */
+  uint32_t held_var, held_len;
+  gac_version held_at;
 } fact;
 
 typedef struct alias {
@@ -155,6 +159,7 @@ typedef struct checker {
   slot *slots;
   unsigned nslots;
   bool *escaped; /* by id: a Function variable whose address goes where the checker cannot follow */
+  uint8_t *element_stores; /* by id: a Function variable's ELEMENT_DYNAMIC, ELEMENT_UNTRACKED stores */
   uint8_t *starts;  /* by function id: 0 not asked yet, 1 starts no copies, 2 may start some */
   uint8_t *touches; /* by function id: the same for using a Workgroup variable */
   uint8_t *pipe_var; /* by id: a buffer of a warp-specialised Pipe, which check_async_pipes.c checks */
@@ -228,8 +233,8 @@ static void merge_witness(fact *into, const fact *from) {
     into->group = 0;
   if (into->old_group != from->old_group)
     into->old_group = 0;
-  if (into->held_in != from->held_in)
-    into->held_in = 0;
+  if (into->held_var != from->held_var || !same_version(into->held_at, from->held_at))
+    into->held_var = 0;
   if (!into->copy_in_loop && from->copy_in_loop) {
     into->copy = from->copy;
     into->copy_in_loop = true;
@@ -496,7 +501,7 @@ static bool state_join(state *dst, const state *src) {
       d->doubt = s->doubt;
     changed |= conds || before.lo != d->lo || before.hi != d->hi || before.age != d->age || before.kept_by != d->kept_by ||
                before.doubt != d->doubt || before.group != d->group || before.old_group != d->old_group ||
-               before.held_in != d->held_in ||
+               before.held_var != d->held_var || !same_version(before.held_at, d->held_at) ||
                before.copy != d->copy;
   }
   for (unsigned i = 0; i < src->nf; i++) {
@@ -569,9 +574,13 @@ static bool is_array_variable(const gac_module *m, uint32_t var) {
   return pointee && pointee->opcode == SpvOpTypeArray;
 }
 
+enum { ELEMENT_DYNAMIC = 1, ELEMENT_UNTRACKED = 2 };
+
 /* ptr as an element of a Function variable: the variable itself (not an
- * array) or an access chain into it with one constant index. */
-static bool slot_of(const checker *c, uint32_t ptr, uint32_t *var, uint64_t *index) {
+ * array; *index 0), or an access chain into an array variable with one
+ * index, (var, index) or, as clang writes &ev[i], (var, 0, index): *index
+ * is the index's id. */
+static bool element_of(const checker *c, uint32_t ptr, uint32_t *var, uint32_t *index) {
   const gac_inst *d = gac_def(c->m, ptr);
   if (!d)
     return false;
@@ -580,9 +589,29 @@ static bool slot_of(const checker *c, uint32_t ptr, uint32_t *var, uint64_t *ind
     *index = 0;
     return true;
   }
-  return (d->opcode == SpvOpAccessChain || d->opcode == SpvOpInBoundsAccessChain) && num_in_operands(d) == 2 &&
-         is_function_variable(c->m, in_operand(d, 0)) && ca_constant(c->m, in_operand(d, 1), index) &&
-         (*var = in_operand(d, 0), true);
+  bool chain = d->opcode == SpvOpAccessChain || d->opcode == SpvOpInBoundsAccessChain;
+  bool ptr_chain = d->opcode == SpvOpPtrAccessChain || d->opcode == SpvOpInBoundsPtrAccessChain;
+  uint64_t zero;
+  if (!(chain && num_in_operands(d) == 2) &&
+      !(ptr_chain && num_in_operands(d) == 3 && ca_constant(c->m, in_operand(d, 1), &zero) && zero == 0))
+    return false;
+  if (!is_function_variable(c->m, in_operand(d, 0)))
+    return false;
+  *var = in_operand(d, 0);
+  *index = in_operand(d, num_in_operands(d) - 1);
+  return true;
+}
+
+/* The same with a constant index: one slot. */
+static bool slot_of(const checker *c, uint32_t ptr, uint32_t *var, uint64_t *index) {
+  uint32_t index_id;
+  if (!element_of(c, ptr, var, &index_id))
+    return false;
+  if (!index_id) {
+    *index = 0;
+    return true;
+  }
+  return ca_constant(c->m, index_id, index);
 }
 
 static slot *find_slot(checker *c, uint32_t var, uint64_t index, bool add) {
@@ -602,13 +631,17 @@ static slot *find_slot(checker *c, uint32_t var, uint64_t index, bool add) {
 static uint32_t slot_value(const checker *c, uint32_t var, uint64_t index, const gac_inst *at) {
   if (var >= c->m->bound || c->escaped[var])
     return 0;
-  uint32_t v;
+  uint32_t v, index_id;
   uint64_t k;
   for (const gac_inst *i = at->prev; i; i = i->prev)
-    if (i->opcode == SpvOpStore && slot_of(c, i->words[1], &v, &k) && v == var && k == index)
-      return i->words[2];
+    if (i->opcode == SpvOpStore && element_of(c, i->words[1], &v, &index_id) && v == var) {
+      if (slot_of(c, i->words[1], &v, &k) && k == index)
+        return i->words[2];
+      if (!slot_of(c, i->words[1], &v, &k))
+        return 0; /* an element at a runtime index: maybe this one */
+    }
   const slot *s = find_slot((checker *)c, var, index, false);
-  if (!s || s->stores != 1)
+  if (!s || s->stores != 1 || (c->element_stores[var] & ELEMENT_DYNAMIC))
     return 0;
   int sb = ca_block_of(&c->cfg, s->store), ab = ca_block_of(&c->cfg, at);
   if (sb < 0 || ab < 0 || sb == ab || !ca_dominates(&c->cfg, (unsigned)sb, (unsigned)ab))
@@ -1005,33 +1038,79 @@ static void async_wait(checker *c, state *s, const gac_inst *i) {
   s->nf = out;
 }
 
-/* The slot (its index + 1) a store or a wait's list names, when the checker
- * sees every store to its variable; else 0. */
-static unsigned traced_slot(checker *c, uint32_t ptr, uint64_t plus) {
-  uint32_t var;
-  uint64_t index;
-  if (!slot_of(c, ptr, &var, &index) || var >= c->m->bound || c->escaped[var])
-    return 0;
-  const slot *e = find_slot(c, var, index + plus, false);
-  return e ? (unsigned)(e - c->slots) + 1 : 0;
+/* The length of array variable var, 0 if it is none or not known. */
+static uint32_t array_length(const checker *c, uint32_t var) {
+  const gac_inst *t = gac_value_type(c->m, var);
+  const gac_inst *a = t && t->opcode == SpvOpTypePointer ? gac_def(c->m, t->words[3]) : NULL;
+  uint64_t n;
+  return a && a->opcode == SpvOpTypeArray && ca_constant(c->m, a->words[3], &n) && n <= UINT32_MAX ? (uint32_t)n : 0;
 }
 
-/* A store to an event slot: what it held is no longer there, and the
- * groups the stored event names are held there now. */
+/* The element a store or a wait's list names, when the checker sees every
+ * store to its variable: the variable, its index as a version mod the
+ * array's length (a runtime index such as t & 1 too), and that length. */
+static bool holder_of(checker *c, state *s, uint32_t ptr, uint32_t *var, gac_version *at, uint32_t *len) {
+  uint32_t index;
+  uint64_t k;
+  if (!element_of(c, ptr, var, &index) || *var >= c->m->bound || c->escaped[*var])
+    return false;
+  *len = array_length(c, *var);
+  if (!index || ca_constant(c->m, index, &k)) {
+    *at = (gac_version){true, {0, index ? (int64_t)k : 0}};
+    *len = *len ? *len : UINT32_MAX; /* a constant index: compared as it is */
+    return true;
+  }
+  if (!*len)
+    return false;
+  c->cur = s;
+  *at = gac_version_of_index(c->m, index, *len, lower_bound, c);
+  c->cur = NULL;
+  return at->known;
+}
+
+/* An element's index with its offset mod the array's length, so that the facts of a loop stay finite. */
+static gac_version canonical_index(gac_version v, uint32_t len) {
+  if (len && len != UINT32_MAX) {
+    int64_t r = v.value.offset % (int64_t)len;
+    v.value.offset = r < 0 ? r + (int64_t)len : r;
+  }
+  return v;
+}
+
+static gac_version_relation held_relation(const state *s, const fact *f, uint32_t var, gac_version at) {
+  if (f->held_var != var)
+    return GAC_VERSION_MAYBE;
+  return gac_version_compare(resolve(s, f->held_at), resolve(s, at), f->held_len);
+}
+
+/* A store to an event element: what it held there is no longer there (nor
+ * where it may be the same element), and the groups the stored event names
+ * are held there now (a group stored in two elements: in neither, as far
+ * as the checker knows). */
 static void store_event(checker *c, state *s, const gac_inst *i) {
-  unsigned held = traced_slot(c, in_operand(i, 0), 0);
-  if (!held)
+  uint32_t var, len;
+  gac_version at;
+  if (!holder_of(c, s, in_operand(i, 0), &var, &at, &len))
     return;
   uint32_t e = resolve_value(c, in_operand(i, 1), i);
   for (unsigned k = 0; k < s->nf; k++) {
-    if (s->f[k].held_in == held)
-      s->f[k].held_in = 0;
-    if (names(&s->f[k], e))
-      s->f[k].held_in = held;
+    fact *f = &s->f[k];
+    if (f->held_var == var && held_relation(s, f, var, at) != GAC_VERSION_OTHER)
+      f->held_var = 0;
+    if (!names(f, e))
+      continue;
+    if (f->held_var) {
+      f->held_var = 0;
+    } else {
+      f->held_var = var;
+      f->held_at = canonical_index(at, len);
+      f->held_len = len;
+    }
   }
 }
 
-/* OpGroupWaitEvents on events in Function variables: one, or consecutive elements of an array. */
+/* OpGroupWaitEvents on events in Function variables: one, or consecutive
+ * elements of an array, at a constant or runtime index. */
 static void wait_events(checker *c, state *s, const gac_inst *i) {
   enum { MAX_EVENTS = 16 };
   uint64_t count, first;
@@ -1046,20 +1125,30 @@ static void wait_events(checker *c, state *s, const gac_inst *i) {
     if (traced)
       events[k] = resolve_value(c, events[k], i);
   }
+  uint32_t hvar = 0, hlen = 0;
+  gac_version hat = {0};
+  bool held = known_count && holder_of(c, s, in_operand(i, 2), &hvar, &hat, &hlen);
   unsigned out = 0;
   for (unsigned k = 0; k < s->nf; k++) {
     fact f = s->f[k];
-    bool waited = false;
+    bool waited = false, elsewhere = held && f.held_var == hvar;
     for (unsigned e = 0; traced && e < count; e++)
       waited |= names(&f, events[e]);
-    /* The variable holds the group's event on every path where it is in flight. */
-    for (uint64_t e = 0; f.held_in && known_count && e < count; e++)
-      waited |= f.held_in == traced_slot(c, in_operand(i, 2), e);
+    /* The element holds the group's event on every path where it is in
+     * flight; one known to be another element holds another event. */
+    for (uint64_t e = 0; held && e < count; e++) {
+      gac_version at = hat;
+      at.value.offset += (int64_t)e;
+      gac_version_relation r = held_relation(s, &f, hvar, at);
+      waited |= r == GAC_VERSION_SAME;
+      elsewhere &= r == GAC_VERSION_OTHER;
+    }
     if (waited)
       continue;
+    elsewhere &= !(c->element_stores[hvar] & ELEMENT_UNTRACKED);
     /* The events waited for are unknown, or the fact lost its group's name
      * (a merge, a back edge): the wait may be for it. */
-    if (!traced || !f.group)
+    if ((!traced && !elsewhere) || !f.group)
       drop_must(&f), f.doubt = i;
     s->f[out++] = f;
   }
@@ -1198,6 +1287,12 @@ static void forget_loop_values(checker *c, state *s, int l, unsigned from, unsig
       f->group = 0;
     if (f->old_group && ca_defined_in_loop(&c->cfg, l, f->old_group))
       f->old_group = 0;
+    if (f->held_var && f->held_at.value.base && ca_defined_in_loop(&c->cfg, l, f->held_at.value.base)) {
+      if (back_edge && f->held_at.value.base == L->k)
+        f->held_at = canonical_index(gac_version_next_iteration(f->held_at, L->k), f->held_len);
+      else
+        f->held_var = 0;
+    }
     if (f->must_if && ca_defined_in_loop(&c->cfg, l, f->must_if))
       f->must_if = 0;
     if (f->only_if && ca_defined_in_loop(&c->cfg, l, f->only_if))
@@ -1867,6 +1962,16 @@ static bool distinct_parameters(const gac_module *m, uint32_t function, unsigned
 /* Function variables: the stores to each element, and whether the address
  * escapes (an OpBitcast only for OpLifetimeStart/Stop, as clang -O2 writes,
  * does not). */
+/* Whether a value stored is an event the checker names groups by (a
+ * copy's, a phi's, none), or no event at all. */
+static bool stores_tracked_event(const gac_module *m, uint32_t value) {
+  const gac_inst *t = gac_value_type(m, value), *d = gac_def(m, value);
+  copy_view v;
+  return !t || t->opcode != SpvOpTypeEvent ||
+         (d && (d->opcode == SpvOpPhi || d->opcode == SpvOpConstantNull || d->opcode == SpvOpUndef ||
+                copy_of(m, d, &v)));
+}
+
 static void scan_stores(checker *c) {
   uint32_t *cast_of = calloc(c->m->bound, sizeof *cast_of);
   if (!cast_of)
@@ -1881,9 +1986,8 @@ static void scan_stores(checker *c) {
       for (unsigned k = first; k < i->num_operands; k++) {
         if (i->operands[k].kind != GAC_OPERAND_ID)
           continue;
-        uint32_t id = gac_operand_word(i, k), var;
-        uint64_t index;
-        bool element = slot_of(c, id, &var, &index);
+        uint32_t id = gac_operand_word(i, k), var, index;
+        bool element = element_of(c, id, &var, &index);
         if (id < c->m->bound && cast_of[id]) {
           if (i->opcode != SpvOpLifetimeStart && i->opcode != SpvOpLifetimeStop)
             c->escaped[cast_of[id]] = true;
@@ -1895,14 +1999,21 @@ static void scan_stores(checker *c) {
         }
         if (!element) {
           /* The variable as the base of an element's access chain is followed there. */
-          if (is_function_variable(c->m, id) && !(slot_of(c, i->result_id, &var, &index) && k == first))
+          if (is_function_variable(c->m, id) && !(element_of(c, i->result_id, &var, &index) && k == first))
             c->escaped[id] = true;
           continue;
         }
+        uint64_t constant;
         if (i->opcode == SpvOpStore && k == first) {
-          slot *e = find_slot(c, var, index, true);
-          e->stores++;
-          e->store = i;
+          if (!index || ca_constant(c->m, index, &constant)) {
+            slot *e = find_slot(c, var, index ? constant : 0, true);
+            e->stores++;
+            e->store = i;
+          } else {
+            c->element_stores[var] |= ELEMENT_DYNAMIC;
+          }
+          if (!stores_tracked_event(c->m, in_operand(i, 1)))
+            c->element_stores[var] |= ELEMENT_UNTRACKED;
         } else if (!(i->opcode == SpvOpLoad && k == first) && !(i->opcode == SpvOpGroupWaitEvents && k == first + 2)) {
           c->escaped[var] = true;
         }
@@ -1947,7 +2058,8 @@ static void check_function(checker *c, gac_function *f) {
   c->kernel = distinct_parameters(c->m, f->def->result_id, 0);
   ca_local_size(c->m, f->def->result_id, c->local_size);
   c->escaped = calloc(c->m->bound, sizeof *c->escaped);
-  if (!c->escaped)
+  c->element_stores = calloc(c->m->bound ? c->m->bound : 1, sizeof *c->element_stores);
+  if (!c->escaped || !c->element_stores)
     abort();
   c->gave_up = c->cfg.irreducible;
   c->gave_up_why = "the control flow is irreducible";
@@ -2000,6 +2112,7 @@ static void check_function(checker *c, gac_function *f) {
     state_free(&states[k]);
   free(states);
   free(c->escaped);
+  free(c->element_stores);
   free(c->loop_copies);
   c->loop_copies = NULL;
   free(c->slots);
@@ -2008,6 +2121,7 @@ static void check_function(checker *c, gac_function *f) {
   free(c->buffers);
   free(c->acc);
   c->escaped = NULL;
+  c->element_stores = NULL;
   c->buffers = NULL;
   c->acc = NULL;
   c->nb = c->nacc = 0;
