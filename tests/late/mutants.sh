@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Mutants of the event and queue double-buffered kernels (conformance/kernels/compute.cl):
-# a wait count one too lax, a dropped wait, a read moved before its wait.
+# a wait count one too lax, a dropped wait, a read moved before its wait;
+# and of a chain of copies on one event (conformance/kernels/chains.cl): its
+# one wait dropped.
 # Each must be caught by strategy=late on PoCL (a wrong result, or a report
 # of an access to memory in flight) or by
 # --check-async (violated, or cannot decide); the unmutated kernels must
@@ -12,9 +14,7 @@ set -euo pipefail
 build=$(realpath "$1") src=$(realpath "$2")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-cl=$src/conformance/kernels/compute.cl
-
-# name | rows (GAC_CONFORMANCE_ONLY) | kernel to mutate | python transform of its text k
+# name | rows (GAC_CONFORMANCE_ONLY) | kernel to mutate | python transform of its text k | program (compute if none)
 mutants=(
   "original|dbuf|double_buffer|k"
   "queue: wait(0, 1) -> wait(0, 2) (one too lax)|queued_dbuf|queued_double_buffer|k.replace('gac_async_wait(0, 1);', 'gac_async_wait(0, 2);')"
@@ -25,6 +25,7 @@ mutants=(
   "events: wait dropped|double_buffer|double_buffer|k.replace('    wait_group_events(1, &e);\n', '')"
   "events: wait(1) -> wait(0) (one too lax)|double_buffer|double_buffer|k.replace('wait_group_events(1, &e);', 'wait_group_events(0, &e);')"
   "events: read moved before its wait|double_buffer|double_buffer|k.replace('    wait_group_events(1, &e);\n', '').replace('    sum_rows(cur, out + (get_group_id(0) * count + i) * rows, rows, cols);\n', '    sum_rows(cur, out + (get_group_id(0) * count + i) * rows, rows, cols);\n    wait_group_events(1, &e);\n')"
+  "chain out, out, in: its wait dropped|chain|chain_out_in|k.replace('  wait_group_events(1, &e);\n', '')|chains"
 )
 
 . "$(dirname "$0")/mutant_lib.sh"
@@ -34,7 +35,9 @@ echo "| mutant | --check-async (module) | checker catches | cooperative on PoCL 
 echo "|---|---|---|---|---|---|"
 for m in "${mutants[@]}"; do
   n=$((n + 1))
-  IFS='|' read -r name rows kernel transform <<< "$m"
+  IFS='|' read -r name rows kernel transform program <<< "$m"
+  program=${program:-compute}
+  cl=$src/conformance/kernels/$program.cl
   dir=$work/m$n
   mkdir -p "$dir"
   # The transform applies to the kernel's own text only.
@@ -47,15 +50,15 @@ end = len(s) if end < 0 else end
 k = s[start:end]
 t = $transform
 assert t != k or sys.argv[2] == 'original', 'the mutation did not apply'
-open(sys.argv[4], 'w').write(s[:start] + t + s[end:])" "$cl" "$name" "$kernel" "$dir/compute.cl"
-  "$build/tools/gac-cc" "$dir/compute.cl" -o "$dir/raised.spv"
+open(sys.argv[4], 'w').write(s[:start] + t + s[end:])" "$cl" "$name" "$kernel" "$dir/$program.cl"
+  "$build/tools/gac-cc" "$dir/$program.cl" -o "$dir/raised.spv"
   check_verdict "$dir/raised.spv"
   # The checker catches a mutant when it finds a violation, or cannot decide
   # more reads than in the original (which it already cannot all decide).
   [ "$name" = original ] && base_undecided=$undecided
   flagged=no
   if [ "$violated" -gt 0 ] || [ "$undecided" -gt "${base_undecided:-0}" ]; then flagged=yes; fi
-  lower_both "$dir/raised.spv" "$dir" compute
+  lower_both "$dir/raised.spv" "$dir" "$program"
   coop=$(run_rows "$dir" cooperative "$rows")
   late=$(run_rows "$dir" late "$rows")
   caught=no
