@@ -53,8 +53,21 @@ static bool in_list(const uint32_t *ids, size_t n, uint32_t id) {
   return false;
 }
 
-/* Builds the stand-in from the written module. Returns false if words are malformed. */
-static void build_standin(const gac_module *m, const uint32_t *w, size_t n, standin *s) {
+typedef struct offsets {
+  size_t *at;
+  size_t count;
+} offsets;
+
+static void collect_offset(gac_inst *inst, void *user) {
+  offsets *o = user;
+  o->at[o->count++] = inst->offset;
+}
+
+/* Builds the stand-in from the written module. in_offset[k]: the word offset
+ * in the input of the module's k-th instruction (in writing order), so that
+ * a finding after a pass that moved instructions (--sort-blocks) still
+ * points into the input; GAC_NO_OFFSET for an instruction a pass built. */
+static void build_standin(const gac_module *m, const uint32_t *w, size_t n, const size_t *in_offset, standin *s) {
   uint32_t sets[8];
   size_t num_sets = 0;
   gac_foreach_inst(i, &m->sections[GAC_SECTION_EXT_INST_IMPORT]) {
@@ -68,7 +81,8 @@ static void build_standin(const gac_module *m, const uint32_t *w, size_t n, stan
   push_words(s, w, 5, GAC_NO_OFFSET);
   s->num_insts = 0; /* the header is not an instruction */
   bool in_function = false;
-  for (size_t at = 5; at < n;) {
+  for (size_t at = 5, k = 0; at < n; k++) {
+    size_t orig = in_offset[k];
     uint32_t op = w[at] & 0xffff, len = w[at] >> 16;
     if (op == SpvOpFunction)
       in_function = true;
@@ -78,16 +92,16 @@ static void build_standin(const gac_module *m, const uint32_t *w, size_t n, stan
       uint32_t type = w[at + 1], result = w[at + 2], event = w[at + len - 1];
       uint32_t fresh = bound++;
       size_t first = s->count;
-      push_words(s, w + at, len, at);
+      push_words(s, w + at, len, orig);
       s->words[first + 2] = fresh;
       uint32_t copy[4] = {4u << 16 | SpvOpCopyObject, type, result, event};
-      push_words(s, copy, 4, at);
+      push_words(s, copy, 4, orig);
       s->fresh = gac_xrealloc(s->fresh, (s->num_fresh + 1) * sizeof(uint32_t));
       s->orig = gac_xrealloc(s->orig, (s->num_fresh + 1) * sizeof(uint32_t));
       s->fresh[s->num_fresh] = fresh;
       s->orig[s->num_fresh++] = result;
     } else {
-      push_words(s, w + at, len, at);
+      push_words(s, w + at, len, orig);
     }
     at += len;
   }
@@ -132,8 +146,12 @@ bool gac_validate_core(const gac_module *m, int target_env, gac_diag *diag) {
     return false;
   }
 
+  /* One input offset per instruction: at most one per word. */
+  offsets in = {.at = gac_xmalloc(n * sizeof(size_t))};
+  gac_module_visit((gac_module *)m, collect_offset, &in); /* visiting does not modify */
   standin s = {0};
-  build_standin(m, w, n, &s);
+  build_standin(m, w, n, in.at, &s);
+  free(in.at);
   spv_context ctx = spvContextCreate(target_env < 0 ? SPV_ENV_UNIVERSAL_1_6 : (spv_target_env)target_env);
   spv_validator_options opts = spvValidatorOptionsCreate();
   /* Friendly names cost SPIRV-Tools a second parse of the module (30-45% of

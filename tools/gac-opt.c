@@ -35,8 +35,10 @@ static void usage(FILE *out) {
         "                      NonSemantic.Codeplay.GroupAsyncCopies rules and SPIRV-Tools'\n"
         "                      core rules (see docs/VALIDATION.md). Without it the input\n"
         "                      is still validated before any pass runs (after --sort-blocks,\n"
-        "                      a repair, when it comes first), as spirv-opt does.\n"
-        "  --skip-validation   Run the passes on the input without validating it.\n"
+        "                      a repair, when it comes first), as spirv-opt does, and the\n"
+        "                      module is validated before it is written or emitted (also\n"
+        "                      with no pass); only --print alone shows an invalid module.\n"
+        "  --skip-validation   Run the passes on, and write, a module without validating it.\n"
         "  --no-core           With --validate, check only the GroupAsyncCopies rules.\n"
         "  --target-env=<env>  Environment for core validation (spv1.0..spv1.6, opencl1.2,\n"
         "                      opencl2.0, ...). Default: universal SPIR-V 1.6.\n"
@@ -213,20 +215,25 @@ int main(int argc, char **argv) {
     status = EXIT_INVALID;
     goto done;
   }
-  /* The input is validated before the first pass that is not a repair, as
-   * spirv-opt validates by default: a pass given an invalid module must not
-   * write an invalid one and exit 0. */
+  /* The input is validated before the first pass that is not a repair (after
+   * the leading repairs), as spirv-opt validates by default: a pass given an
+   * invalid module must not write an invalid one and exit 0. A module that
+   * only goes through repairs, or through no pass at all, is validated too
+   * before it is written or emitted: a repair that did not fix the module
+   * (--sort-blocks fixes block order only) or a plain round trip must not
+   * write an invalid module either. Only --print alone (a disassembler)
+   * shows an invalid module as it is. */
   unsigned repairs = 0;
   while (repairs < num_passes && passes[repairs].pass->repairs)
     repairs++;
-  bool validate_input = validate || (!skip_validation && (num_passes > repairs || emit));
+  bool validate_input = validate || (!skip_validation && (num_passes > 0 || emit || output));
   bool ok = true;
   for (unsigned i = 0; ok && i < repairs; i++)
     ok = run_pass(m, &passes[i], NULL, &diag, source);
   if (ok && validate_input && !(gac_validate(m, &vopts, &diag), report(&diag, source))) {
     if (!validate || repairs) /* not asked for: say why and how to go on */
-      fprintf(stderr, "%s: error: the input is invalid%s (--skip-validation runs the passes anyway)\n", source,
-              repairs ? " after its repairs" : "");
+      fprintf(stderr, "%s: error: the input is invalid%s (--skip-validation %s anyway)\n", source,
+              repairs ? " after its repairs" : "", num_passes > repairs ? "runs the passes" : "writes it");
     ok = false;
   }
   for (unsigned i = repairs; ok && i < num_passes; i++)
