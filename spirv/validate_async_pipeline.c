@@ -347,6 +347,13 @@ static const gac_inst *pointer_root(const gac_module *m, uint32_t ptr, uint32_t 
   return NULL;
 }
 
+const gac_inst *gac_pipe_pointer_root(const gac_module *m, uint32_t ptr, uint32_t *scalar) {
+  uint32_t end;
+  return pointer_root(m, ptr, scalar, &end);
+}
+
+uint32_t gac_pipe_scalar_of(const gac_module *m, uint32_t type) { return scalar_of(m, type); }
+
 /* The destination and event operands of a copy of either set, or false. */
 static bool copy_operands(const gac_module *m, const gac_inst *i, uint32_t *destination, uint32_t *event) {
   gac_async_copy k;

@@ -56,6 +56,14 @@ uint32_t gac_async_pipeline_op_of(const gac_module *m, const gac_inst *inst);
  * shared-memory rules count (AsyncPipeline.PipeSharedMemory). */
 uint64_t gac_type_bytes(const gac_module *m, uint32_t type);
 
+/* What the PipeShape rule compares: the OpVariable a pointer points into
+ * through access chains and casts (NULL if elsewhere), with in *scalar the
+ * scalar type the pointer addresses (the first along the way that is not a
+ * byte: the copies take void pointers); and the scalar a type holds
+ * (through arrays and vectors), for a variable its slots'. */
+const gac_inst *gac_pipe_pointer_root(const gac_module *m, uint32_t ptr, uint32_t *scalar);
+uint32_t gac_pipe_scalar_of(const gac_module *m, uint32_t type);
+
 /* The set's rules (docs/ASYNC_PIPELINE.md); true if none is broken. */
 bool gac_validate_async_pipeline(const gac_module *m, gac_diag *diag);
 

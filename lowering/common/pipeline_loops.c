@@ -1432,6 +1432,12 @@ static bool is_pipe_buffer(const pipeliner *P, uint32_t root) {
   return false;
 }
 
+/* The scalar type a ring made of variable `var` holds in its slots. */
+static uint32_t slot_scalar(const gac_module *m, const gac_inst *var) {
+  const gac_inst *t = gac_def(m, var->type_id);
+  return t && t->opcode == SpvOpTypePointer ? gac_pipe_scalar_of(m, t->words[3]) : 0;
+}
+
 /* Why the loop cannot be warp-specialised, or NULL (then *w is filled). */
 static const char *ws_why_not(pipeliner *P, ws_plan *w, char *why, size_t len) {
   gac_module *m = P->m;
@@ -1493,15 +1499,30 @@ static const char *ws_why_not(pipeliner *P, ws_plan *w, char *why, size_t len) {
         bool event_var = (i->opcode == SpvOpStore || i->opcode == SpvOpLoad) &&
                          lower_storage_class(m, gac_operand_word(i, i->opcode == SpvOpStore ? 0 : 2)) ==
                              SpvStorageClassFunction;
-        if (copy && lower_storage_class(m, gac_operand_word(i, i->opcode == SpvOpGroupAsyncCopy ? 3 : 4)) !=
-                        SpvStorageClassWorkgroup)
+        uint32_t dst = copy ? gac_operand_word(i, i->opcode == SpvOpGroupAsyncCopy ? 3 : 4) : 0, scalar;
+        if (copy && lower_storage_class(m, dst) != SpvStorageClassWorkgroup)
           return "an async statement copies into global memory (the producer fills local buffers only)";
+        /* The ring's slots hold the buffer's element type, which the
+         * producer's copies must write (AsyncPipeline.PipeShape). */
+        const gac_inst *root = copy ? gac_pipe_pointer_root(m, dst, &scalar) : NULL;
+        if (root && scalar != slot_scalar(m, root)) {
+          snprintf(why, len, "a copy writes %%%u with another element type than its elements (the ring's slots "
+                   "hold one type)", root->result_id);
+          return why;
+        }
         if (!copy && !event_var && !is_pure(P, i) && !is_hint(i) && i != P->stmts[s].wait &&
             i->opcode != SpvOpLabel && i != gac_block_terminator(block_at(P, b)) && !gac_async_pipeline_op_of(m, i)) {
           snprintf(why, len, "an async statement does more than copy (%s %%%u)", opname(i->opcode), i->result_id);
           return why;
         }
         continue;
+      }
+      uint32_t scalar;
+      const gac_inst *read = i->opcode == SpvOpLoad ? gac_pipe_pointer_root(m, gac_operand_word(i, 2), &scalar) : NULL;
+      if (read && is_pipe_buffer(P, read->result_id) && gac_pipe_scalar_of(m, i->type_id) != slot_scalar(m, read)) {
+        snprintf(why, len, "a load reads %%%u as another type than its elements (the ring's slots hold one type)",
+                 read->result_id);
+        return why;
       }
       for (unsigned k = (i->type_id != 0) + (i->result_id != 0); k < i->num_operands; k++) {
         uint32_t root = i->operands[k].kind == GAC_OPERAND_ID ? buffer_root(P, gac_operand_word(i, k)) : 0;
