@@ -2,7 +2,7 @@
 # device_run.sh PTX_DIR OUT_DIR: on a machine with an NVIDIA GPU and the
 # CUDA toolkit (no gac build needed): builds the CUDA conformance runner and
 # the benchmarks, runs the conformance suite from the sm_80 and the sm_90
-# PTX, the tile-copy benchmark, the compute benchmark (SGEMM and stencil
+# PTX, the random differential tester's smoke run, the tile-copy benchmark, the compute benchmark (SGEMM and stencil
 # against hand-written CUDA and cuBLAS) and its profile step; results go to
 # OUT_DIR. The PTX comes from `ninja ptx-device-bundle` (build/device).
 # GAC_DEVICE_ONLY=compute: only the compute benchmark and its profile.
@@ -33,6 +33,11 @@ if [ "$only" != compute ]; then
   timeout 120 "$out/gac-math-cuda" "$ptx"/math-fast.sm80.ptx --fast > "$out/math-fast.txt" 2>&1 || status=1
   tail -n 1 "$out/math.txt" "$out/math-fast.txt"
   rm -f "$out/gac-math-cuda"
+  # The random differential tester's fixed-seed smoke run (conformance/random).
+  if [ -d "$ptx/random" ]; then
+    timeout 300 bash "$ptx/random/device.sh" > "$out/random.txt" 2>&1 || status=1
+    tail -n 5 "$out/random.txt"
+  fi
   timeout 120 "$out/gac-bench-cuda" "$ptx"/tile_copy.sm80.ptx "$ptx"/tile_copy.sm90.ptx > "$out/bench.txt" 2>&1 || status=1
   cat "$out/bench.txt"
   rm -f "$out/gac-conformance-cuda" "$out/gac-bench-cuda"
