@@ -140,6 +140,8 @@ static void emit_copy(const rt_case *c, const rt_copy *cp, FILE *out) {
   if (cp->alt_cond >= 0)
     fprintf(out, "%sif (p%d)\n%s  %s = %s;\n%selse\n%s  %s = %s;\n", ind, c->cond_arg[cp->alt_cond], ind, outv, c1, ind,
             ind, outv, c2);
+  else if (cp->discard && !sel)
+    fprintf(out, "%s%s;\n", ind, c1);
   else
     fprintf(out, "%s%s = %s;\n", ind, outv, c1);
   if (cp->cond >= 0)

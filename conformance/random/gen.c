@@ -252,6 +252,7 @@ static bool random_copy(gen *g, rt_copy *cp, bool to_local) {
       continue;
     cp->ev_out = cp->ev_in = cp->sel_a = cp->sel_b = cp->sel_cond = cp->cond = cp->alt_cond = cp->helper = -1;
     cp->alt_arg = -1;
+    cp->discard = false;
     /* An if/else that copies from one of two sources to the same place. */
     if (rt_chance(r, 15)) {
       uint64_t se = extent(cp->v, !to_local);
@@ -418,6 +419,11 @@ static void gen_copy(gen *g, unsigned runtime_percent) {
     cp.ev_in = in, cp.ev_out = out;
     if (out == in && rt_chance(r, 20))
       cp.cond = new_cond(g); /* if (c) e = copy(..., e): e holds the group either way */
+    /* The copy returns the event it was given, so `copy(..., e);` leaves e
+     * as it was: the wait on e must still cover the copy (issue 24's shape,
+     * where only the first copy's result was stored). */
+    else if (out == in && !g->var[in].maybe_null && rt_chance(r, chain ? 50 : 25))
+      cp.discard = true;
     uint32_t mask = g->var[in].mask;
     issue(g, &cp, mask, runtime_percent);
     set_var(g, out, mask, false);
@@ -561,6 +567,7 @@ static void gen_loop(gen *g) {
     cp->ev_in = k ? 0 : -1;
     cp->ev_out = 0;
     cp->sel_a = cp->sel_b = cp->sel_cond = cp->cond = cp->alt_cond = cp->helper = cp->alt_arg = -1;
+    cp->discard = false;
     uint64_t ext = extent(cp->v, false);
     l->step[k] = rt_chance(r, 30) ? rt_range(r, 1, ext ? ext : 1) : ext + rt_range(r, 0, 3);
     c->tile_size[k] = (uint32_t)((extent(cp->v, true) * cp->elem + 15) / 16 * 16);

@@ -41,6 +41,7 @@ typedef struct rt_copy {
   uint64_t alt;   /* else branch's source offset (global offset or local offset) */
   int alt_arg;    /* its kernel argument when the offset is a runtime operand, else -1 */
   int helper;     /* >= 0: issued by helper function h<index>_<helper> */
+  bool discard;   /* chained into its own variable, which already holds the event: `copy(..., e);`, result unused */
   bool noinline;
 } rt_copy;
 
