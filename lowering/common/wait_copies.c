@@ -25,6 +25,7 @@ struct gac_wait_copies {
   /* A tracked value stored through a pointer of unknown memory: any
    * memory may hold any event. */
   bool memory_unknown;
+  uint8_t *waited; /* by class root, during one query: its events are waited for */
 };
 
 static uint32_t find(const gac_wait_copies *a, uint32_t x) {
@@ -245,6 +246,7 @@ gac_wait_copies *gac_wait_copies_analyze(gac_module *m) {
   a->parent = malloc((m->bound ? m->bound : 1) * sizeof *a->parent);
   a->unknown = calloc(m->bound ? m->bound : 1, 1);
   a->store_head = calloc(m->bound ? m->bound : 1, sizeof *a->store_head);
+  a->waited = calloc(m->bound ? m->bound : 1, 1);
   for (uint32_t id = 0; id < m->bound; id++)
     a->parent[id] = id;
   gac_module_build_uses(m);
@@ -291,6 +293,7 @@ void gac_wait_copies_free(gac_wait_copies *a) {
   free(a->stores);
   free(a->store_head);
   free(a->copies);
+  free(a->waited);
   free(a);
 }
 
@@ -310,18 +313,26 @@ static uint32_t last_stored(const gac_wait_copies *a, const gac_inst *wait, uint
   return 0;
 }
 
-static bool class_may_need(const gac_wait_copies *a, uint32_t value, gac_copy_predicate needs, void *user) {
+/* Marks the class of event `value` as waited for; false if it is unknown. */
+static bool mark_waited(const gac_wait_copies *a, uint32_t value) {
   if (!value || value >= a->m->bound)
-    return true;
-  if (no_event(a->m, value))
     return false;
-  uint32_t root = find(a, value);
-  if (a->unknown[root])
+  if (no_event(a->m, value))
     return true;
+  uint32_t root = find(a, value);
+  a->waited[root] = 1;
+  return !a->unknown[root];
+}
+
+/* Whether a copy of a marked class needs more than the barrier; clears the marks. */
+static bool marked_need(const gac_wait_copies *a, gac_copy_predicate needs, void *user) {
+  bool result = false;
   for (size_t c = 0; c < a->num_copies; c++)
-    if (find(a, a->copies[c]->result_id) == root && needs(a->m, a->copies[c], user))
-      return true;
-  return false;
+    if (!result && a->waited[find(a, a->copies[c]->result_id)] && needs(a->m, a->copies[c], user))
+      result = true;
+  for (size_t c = 0; c < a->num_copies; c++)
+    a->waited[find(a, a->copies[c]->result_id)] = 0;
+  return result;
 }
 
 bool gac_wait_may_wait_for(const gac_wait_copies *a, const gac_inst *wait, gac_copy_predicate needs, void *user) {
@@ -335,10 +346,11 @@ bool gac_wait_may_wait_for(const gac_wait_copies *a, const gac_inst *wait, gac_c
   const gac_inst *c = gac_def(m, count);
   bool one = c && c->opcode == SpvOpConstant && c->num_words == 4 && c->words[3] == 1;
   uint32_t last = one ? last_stored(a, wait, list, root) : 0;
+  bool known = true;
   if (last)
-    return class_may_need(a, last, needs, user);
-  for (uint32_t s = a->store_head[root]; s; s = a->stores[s - 1].next)
-    if (class_may_need(a, a->stores[s - 1].value, needs, user))
-      return true;
-  return false;
+    known = mark_waited(a, last);
+  for (uint32_t s = a->store_head[root]; !last && s; s = a->stores[s - 1].next)
+    known &= mark_waited(a, a->stores[s - 1].value);
+  bool need = marked_need(a, needs, user); /* also clears the marks */
+  return !known || need;
 }
