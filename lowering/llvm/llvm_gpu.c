@@ -287,6 +287,10 @@ static void keep_error(LLVMDiagnosticInfoRef info, void *user) {
     *message = LLVMGetDiagInfoDescription(info);
 }
 
+static bool skip_llvm_codegen;
+
+void gac_gpu_set_skip_llvm_codegen(bool skip) { skip_llvm_codegen = skip; }
+
 bool gac_gpu_from_bitcode(const gac_gpu_target *t, const void *options, const void *bitcode, size_t size,
                           LLVMCodeGenFileType kind, char **out, size_t *out_size, gac_diag *diag) {
   *out = NULL;
@@ -307,6 +311,17 @@ bool gac_gpu_from_bitcode(const gac_gpu_target *t, const void *options, const vo
     gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, rule_name(t, "bitcode", r, sizeof r),
                  "LLVM 19 cannot read llvm-spirv-15's bitcode: %s", read_error ? read_error : "(no message)");
   LLVMDisposeMessage(read_error);
+  /* The reader does not verify: IR that reads but breaks LLVM's rules
+   * (fuzz_emit_bitcode's inputs; never llvm-spirv-15's) would reach gac's
+   * passes and LLVM's, which assume valid IR. Refused here, as a bitcode
+   * error. */
+  char *invalid = NULL;
+  if (ok && LLVMVerifyModule(mod, LLVMReturnStatusAction, &invalid)) {
+    gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, rule_name(t, "bitcode", r, sizeof r),
+                 "the bitcode is not a valid LLVM module: %s", invalid ? invalid : "(no message)");
+    ok = false;
+  }
+  LLVMDisposeMessage(invalid);
   if (ok && t->before_retarget)
     t->before_retarget(mod);
   ok = ok && gac_gpu_retarget_address_spaces(&mod, t->constant_as, diag);
@@ -335,6 +350,28 @@ bool gac_gpu_from_bitcode(const gac_gpu_target *t, const void *options, const vo
   if (ok && save && *save && LLVMPrintModuleToFile(mod, save, &error)) {
     llvm_error(diag, rule_name(t, "save-ir", r, sizeof r), save, error);
     ok = false;
+  }
+  if (ok && skip_llvm_codegen) {
+    /* gac_gpu_set_skip_llvm_codegen: gac's own last pass on the module as
+     * it is, which must stay valid, and that module as text. */
+    if (t->after_optimize)
+      t->after_optimize(mod);
+    if (LLVMVerifyModule(mod, LLVMReturnStatusAction, &error)) {
+      llvm_error(diag, rule_name(t, "internal", r, sizeof r),
+                 "internal error: the LLVM module is invalid after gac's last pass", error);
+      ok = false;
+    } else {
+      LLVMDisposeMessage(error);
+      char *text = LLVMPrintModuleToString(mod);
+      *out_size = strlen(text);
+      *out = malloc(*out_size + 1);
+      memcpy(*out, text, *out_size + 1);
+      LLVMDisposeMessage(text);
+    }
+    LLVMDisposeModule(mod);
+    LLVMContextDispose(c);
+    LLVMDisposeTargetMachine(tm);
+    return ok;
   }
   if (ok) {
     LLVMPassBuilderOptionsRef pass_options = LLVMCreatePassBuilderOptions();

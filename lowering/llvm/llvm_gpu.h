@@ -48,6 +48,13 @@ bool gac_gpu_bitcode(const gac_module *m, const char *llvm_spirv, const char *ru
 bool gac_gpu_from_bitcode(const gac_gpu_target *t, const void *options, const void *bitcode, size_t size,
                           LLVMCodeGenFileType kind, char **out, size_t *out_size, gac_diag *diag);
 
+/* For fuzz_emit_bitcode (tests/fuzz): with skip true, gac_gpu_from_bitcode
+ * stops before LLVM's O3 and code generator: the target's after_optimize
+ * hook runs on the module gac's passes made, which must still verify
+ * ([<rule>.internal] if not), and *out is that module as LLVM text.
+ * Process-wide; false (the default) is the emission every caller gets. */
+void gac_gpu_set_skip_llvm_codegen(bool skip);
+
 /* SPIR 1.2 address spaces to the target's, in values and mangled names
  * (address_spaces.c); *mod is replaced. */
 bool gac_gpu_retarget_address_spaces(LLVMModuleRef *mod, unsigned constant_as, gac_diag *diag);

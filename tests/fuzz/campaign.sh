@@ -5,7 +5,8 @@
 # BUILD/tests/fuzz/crashes/. The last lines give the executions, the rate,
 # the features and how many inputs were valid modules (GAC_FUZZ_STATS).
 # Usage: tests/fuzz/campaign.sh BUILD_DIR SECONDS [JOBS] [TARGET]
-#   TARGET: fuzz_read_validate_write (the default) or fuzz_emit_gpu
+#   TARGET: fuzz_read_validate_write (the default), fuzz_lower_gpu, fuzz_emit_gpu
+#   or fuzz_emit_bitcode
 # GAC_FUZZ_MUTATOR=bytes in the environment: libFuzzer's byte mutations only.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -23,6 +24,11 @@ case $target in
 esac
 kept=$here/corpus$suffix
 seeds=$build/tests/fuzz/seeds$suffix
+# fuzz_emit_bitcode: its seeds are committed (make_bitcode_seeds.sh), and its
+# inputs are bitcode, longer than a SPIR-V module.
+max_len=4096
+[ -d "$seeds" ] || seeds=$here/seeds$suffix
+[ "$target" = fuzz_emit_bitcode ] && max_len=65536
 fuzz=$build/tests/fuzz/$target
 [ -x "$fuzz" ] || { echo "campaign.sh: build the fuzz target first (ninja -C $build fuzz_targets)" >&2; exit 1; }
 work=$build/tests/fuzz/campaign-$target
@@ -31,7 +37,7 @@ cp -n "$kept"/* "$work/corpus/" 2>/dev/null || true
 # A small ASan quarantine and short malloc stacks: 15-20% more executions
 # (fewer fresh pages to fault in), the same findings.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-quarantine_size_mb=8:malloc_context_size=2}
-args=(-dict="$here/spirv.dict" -max_len=4096 -artifact_prefix="$build/tests/fuzz/crashes/"
+args=(-dict="$here/spirv.dict" -max_len=$max_len -artifact_prefix="$build/tests/fuzz/crashes/"
       -max_total_time="$seconds" -print_final_stats=1)
 [ "$jobs" -gt 1 ] && args+=(-jobs="$jobs" -workers="$jobs")
 (cd "$work" && GAC_FUZZ_STATS=1 "$fuzz" "${args[@]}" corpus "$seeds") 2>&1 | tee "$work/last.log" |

@@ -17,10 +17,27 @@ shift 4
 export ASAN_OPTIONS=${ASAN_OPTIONS:-quarantine_size_mb=8:malloc_context_size=2}
 export GAC_FUZZ_STATS=1
 suffix_of() { case $1 in fuzz_read_validate_write) echo "" ;; *) echo "_${1#fuzz_}" ;; esac; }
+max_len_of() { case $1 in fuzz_emit_bitcode) echo 65536 ;; *) echo 4096 ;; esac; }
+# fuzz_emit_bitcode (STAGE_BITCODE=1 stage.sh): LLVM 19's libraries, libclc
+# and libdevice, from llvm-libs.tar.xz (xz, or Python's tarfile without it).
+if [ -f "$stage/llvm-libs.tar.xz" ]; then
+  if [ ! -d "$stage/lib" ]; then
+    mkdir -p "$stage/lib"
+    if command -v xz > /dev/null; then
+      xz -dc "$stage/llvm-libs.tar.xz" | tar -C "$stage/lib" -xf -
+    else
+      python3 -c 'import sys, tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2])' \
+        "$stage/llvm-libs.tar.xz" "$stage/lib"
+    fi
+  fi
+  export LD_LIBRARY_PATH="$stage/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  export GAC_LIBCLC=$stage/lib/nvptx64--nvidiacl.bc GAC_LIBCLC_AMDGCN=$stage/lib/amdgcn--amdhsa.bc
+  export GAC_LIBDEVICE=$stage/lib/libdevice.10.bc
+fi
 for target in "$@"; do
   w=$out/$target s=$(suffix_of "$target")
   mkdir -p "$w/corpus" "$w/crashes" "$w/logs"
-  (cd "$w/logs" && "$stage/$target" -jobs="$jobs" -workers="$jobs" -dict="$stage/spirv.dict" -max_len=4096 \
+  (cd "$w/logs" && "$stage/$target" -jobs="$jobs" -workers="$jobs" -dict="$stage/spirv.dict" -max_len="$(max_len_of "$target")" \
      -artifact_prefix="$w/crashes/" -max_total_time="$seconds" -print_final_stats=1 \
      "$w/corpus" "$stage/corpus$s" "$stage/seeds$s" > main.log 2>&1 || true) &
 done

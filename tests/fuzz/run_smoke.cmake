@@ -2,6 +2,10 @@
 # The regression inputs (once crashes or failures) and the campaign's kept
 # corpus are run as part of the corpus (a directory that does not exist is left out).
 # New inputs go to WORK_DIR/corpus (emptied first); a crash lands in WORK_DIR.
+# MAX_LEN: the longest input (default 4096; fuzz_emit_bitcode's are bitcode).
+if(NOT MAX_LEN)
+  set(MAX_LEN 4096)
+endif()
 file(REMOVE_RECURSE ${WORK_DIR})
 file(MAKE_DIRECTORY ${WORK_DIR}/corpus)
 set(dirs ${WORK_DIR}/corpus ${SEED_DIR})
@@ -10,7 +14,7 @@ foreach(dir ${REGRESSION_DIR} ${CORPUS_DIR})
     list(APPEND dirs ${dir})
   endif()
 endforeach()
-execute_process(COMMAND ${FUZZER} -seed=1 -runs=${RUNS} -max_len=4096 -dict=${DICT}
+execute_process(COMMAND ${FUZZER} -seed=1 -runs=${RUNS} -max_len=${MAX_LEN} -dict=${DICT}
                         -artifact_prefix=${WORK_DIR}/ ${dirs}
                 RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
