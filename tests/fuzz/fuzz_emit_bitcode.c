@@ -55,6 +55,8 @@ static void llvm_fatal(const char *reason) {
 
 /* GAC_FUZZ_FULL=1: every input through LLVM's O3 and backend; =0: none. */
 static int full_always = -1;
+/* GAC_FUZZ_PRINT=1: the diagnostics of every refusal, to stderr. */
+static bool print_refusals;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
   (void)argc, (void)argv;
@@ -62,6 +64,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
   const char *e = getenv("GAC_FUZZ_FULL");
   if (e && *e)
     full_always = *e != '0';
+  e = getenv("GAC_FUZZ_PRINT");
+  print_refusals = e && *e && *e != '0';
   return 0;
 }
 
@@ -115,6 +119,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       fuzz_fail("the emission failed but returned output", &d);
     if (fuzz_has_rule_suffix(&d, ".internal"))
       fuzz_fail("gac's LLVM-side passes made a valid module invalid (or O3 failed on it)", &d);
+    if (print_refusals)
+      gac_diag_print(&d, stderr, "fuzz_emit_bitcode");
     /* How far it got: read (not "cannot read"), valid (verified). */
     bool unreadable = fuzz_has_rule_suffix(&d, ".bitcode") && has_message(&d, "cannot read");
     bool invalid = fuzz_has_rule_suffix(&d, ".bitcode") && has_message(&d, "not a valid LLVM module");
@@ -386,8 +392,11 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsi
   if (use_bytes() || size < 2)
     return LLVMFuzzerMutate(data, size, max_size);
   uint8_t selector = data[0];
-  if (rnd(32) == 0) { /* the same module for another target */
-    data[0] = (uint8_t)(selector + 1 + rnd(3));
+  if (rnd(32) == 0) { /* the same module for another target: mostly of its family */
+    if (rnd(8) == 0)
+      data[0] = selector ^ 2; /* PTX <-> AMDGCN: refused for the other's builtins */
+    else
+      data[0] = selector ^ ((selector & 2) || rnd(2) ? 1 : 4); /* sm_80 <-> sm_90, fast math; gfx90a <-> gfx942 */
     return size;
   }
   for (int attempt = 0; attempt < 8; attempt++) {
@@ -419,6 +428,14 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsi
 size_t LLVMFuzzerCustomCrossOver(const uint8_t *data1, size_t size1, const uint8_t *data2, size_t size2,
                                  uint8_t *out, size_t max_out_size, unsigned int seed) {
   rng_state = seed * 0x9E3779B97F4A7C15ull + 7;
+  /* Modules lowered for PTX and for AMDGCN call each target's own builtins:
+   * linked, every target refuses them. */
+  bool same_family = size1 >= 1 && size2 >= 1 && ((data1[0] ^ data2[0]) & 2) == 0;
+  if (!use_bytes() && size1 >= 2 && !same_family) {
+    size_t n = size1 < max_out_size ? size1 : max_out_size;
+    memcpy(out, data1, n);
+    return LLVMFuzzerCustomMutator(out, n, max_out_size, seed);
+  }
   if (use_bytes() || size1 < 2 || size2 < 2) {
     size_t n = size1 < max_out_size ? size1 : max_out_size;
     memcpy(out, data1, n);
