@@ -13,9 +13,10 @@ gcc -std=c17 -O2 -Wall -Wextra -I src -I "$cuda/include" src/gen.c src/emit.c sr
 [ -e ptx.tar.gz ] && { tar xzf ptx.tar.gz && rm -f ptx.tar.gz || exit 1; }
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2> /dev/null
 : > results.txt
-for ptx in b*.sm*.ptx; do
-  [ -e "$ptx" ] || continue
-  base=${ptx%.ptx} batch=${base%%.*}.cl target=${base#*.}
+# One batch: its failures on stdout, its RESULT line in its own file.
+run_batch() {
+  ptx=$1 base=${1%.ptx}
+  batch=${base%%.*}.cl target=${base#*.}
   timeout "${GAC_RANDOM_TIMEOUT:-120}" ./gac-random-cuda "$batch" "$ptx" --target "$target" --quiet > "$base.log" 2>&1
   rc=$?
   grep "^FAIL\|^     reproduce\|^BUILD-FAIL" "$base.log" | head -n 8
@@ -23,11 +24,16 @@ for ptx in b*.sm*.ptx; do
   per=$(sed -n 's/.* count=\([0-9]*\) .*/\1/p' "$batch" | head -n 1)
   if [ "$rc" -eq 124 ] || [ -z "$line" ]; then
     echo "HANG/CRASH $target $batch (exit $rc): $(tail -n 2 "$base.log" | tr '\n' ' ')"
-    echo "RESULT $target $per 0 $per" >> results.txt
+    echo "RESULT $target $per 0 $per" > "$base.result"
   else
-    sed 's/^random \([^ ]*\) .*: \([0-9]*\) cases, \([0-9]*\) passed, \([0-9]*\) failed/RESULT \1 \2 \3 \4/' <<<"$line" >> results.txt
+    sed 's/^random \([^ ]*\) .*: \([0-9]*\) cases, \([0-9]*\) passed, \([0-9]*\) failed/RESULT \1 \2 \3 \4/' <<<"$line" > "$base.result"
   fi
-done
+}
+export -f run_batch
+# The driver's JIT compile of each batch's PTX dominates: GAC_RANDOM_JOBS
+# batches at once (default 8) share the GPU.
+ls b*.sm*.ptx 2> /dev/null | xargs -r -P "${GAC_RANDOM_JOBS:-8}" -I{} bash -c 'run_batch {}'
+cat b*.sm*.result >> results.txt 2> /dev/null
 printf "%-8s %8s %8s %8s\n" target cases passed failed
 awk '{ n[$2] += $3; p[$2] += $4; f[$2] += $5 } END { for (t in n) printf "%-8s %8d %8d %8d\n", t, n[t], p[t], f[t] }' results.txt | sort
 [ -s build-failures.txt ] && echo "batches gac could not build (here): $(wc -l < build-failures.txt)"
