@@ -9,6 +9,7 @@
 
 bool gac_remove_unused_imports(gac_module *m, const char *arg, gac_diag *diag);
 bool gac_sort_blocks(gac_module *m, const char *arg, gac_diag *diag);
+bool gac_split_event_selects(gac_module *m, const char *arg, gac_diag *diag);
 bool gac_specialize_generic_pointers(gac_module *m, const char *arg, gac_diag *diag);
 
 static const gac_pass_info passes[] = {
@@ -20,6 +21,10 @@ static const gac_pass_info passes[] = {
      "Order blocks so that each comes after its dominator, as SPIR-V asks (llvm-spirv-15 output "
      "does not always)",
      gac_sort_blocks, true},
+    {"split-event-selects",
+     "Turn an OpSelect of events (or of pointers before SPIR-V 1.4), which clang-15 and llvm-spirv-15 make of "
+     "`if (c) e = a; else e = b;`, into the branch and OpPhi SPIR-V allows",
+     gac_split_event_selects, true},
     {"specialize-generic-pointers",
      "Give builtins (OpenCL.std instructions, atomics, OpGroupWaitEvents) the named-address-space pointer a "
      "generic one was cast from: OpenCL C 2.0/3.0 code then calls builtins PoCL 3.1's library defines",

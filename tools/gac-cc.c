@@ -23,7 +23,7 @@ static void usage(FILE *out) {
         "\n"
         "Compiles OpenCL C (with async_work_group_copy_2D2D/_3D3D, declared by gac's\n"
         "header, which is included) to SPIR-V 1.0 with clang-15 and llvm-spirv-15, and\n"
-        "prepares it for gac-opt: --sort-blocks, --specialize-generic-pointers,\n"
+        "prepares it for gac-opt: --split-event-selects, --sort-blocks, --specialize-generic-pointers,\n"
         "--raise-async-copies, then validation.\n"
         "\n"
         "Options:\n"
@@ -173,7 +173,8 @@ int main(int argc, char **argv) {
     goto done;
   }
   m = gac_module_read_bytes(bytes, size, &diag);
-  static const char *const passes[] = {"sort-blocks", "specialize-generic-pointers", "raise-async-copies"};
+  static const char *const passes[] = {"split-event-selects", "sort-blocks", "specialize-generic-pointers",
+                                       "raise-async-copies"};
   for (size_t i = 0; m && i < sizeof passes / sizeof *passes && print_diags(&diag, input); i++)
     gac_run_pass(m, passes[i], NULL, &diag);
   gac_validate_options vopts = {.core = true, .target_env = -1};
