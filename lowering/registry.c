@@ -22,7 +22,7 @@ static const gac_pass_info passes[] = {
      "does not always)",
      gac_sort_blocks, true},
     {"split-event-selects",
-     "Turn an OpSelect of events (or of pointers before SPIR-V 1.4), which clang-15 and llvm-spirv-15 make of "
+     "Turn an OpSelect of events (or of composites before SPIR-V 1.4), which clang-15 and llvm-spirv-15 make of "
      "`if (c) e = a; else e = b;`, into the branch and OpPhi SPIR-V allows",
      gac_split_event_selects, true},
     {"specialize-generic-pointers",

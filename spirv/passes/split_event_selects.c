@@ -1,7 +1,7 @@
 /* --split-event-selects, a repair: clang-15 -O2 and llvm-spirv-15 turn
  * `if (c) e = a; else e = b;` on events into OpSelect of OpTypeEvent, which
- * SPIR-V allows only for scalars and vectors (and pointers from 1.4 on), so
- * a legal OpenCL C kernel gave an invalid module. Each such select becomes
+ * SPIR-V allows only for scalars, vectors and pointers (and composites from
+ * 1.4 on), so a legal OpenCL C kernel gave an invalid module. Each such select becomes
  * the branch and OpPhi it came from:
  *
  *   B: ... %r = OpSelect %T %c %a %b; rest     B:    ...; OpBranchConditional %c %then %rest
@@ -16,15 +16,21 @@
 #include "gac/builder.h"
 #include "gac/module.h"
 
-/* Whether OpSelect may not have result type `type` in m's SPIR-V version. */
+/* Whether OpSelect may not have result type `type`: an event (and any
+ * other type that is not a scalar, vector or pointer, or before SPIR-V 1.4
+ * a composite). */
 static bool needs_split(const gac_module *m, uint32_t type) {
   const gac_inst *t = gac_def(m, type);
   if (!t)
     return false;
-  if (t->opcode == SpvOpTypePointer)
+  switch (t->opcode) {
+  case SpvOpTypeBool: case SpvOpTypeInt: case SpvOpTypeFloat: case SpvOpTypeVector: case SpvOpTypePointer:
+    return false;
+  case SpvOpTypeArray: case SpvOpTypeStruct:
     return m->version < 0x10400;
-  return t->opcode != SpvOpTypeBool && t->opcode != SpvOpTypeInt && t->opcode != SpvOpTypeFloat &&
-         t->opcode != SpvOpTypeVector;
+  default:
+    return true;
+  }
 }
 
 static void split(gac_module *m, gac_inst *select) {
