@@ -57,21 +57,24 @@ bool rt_common_option(rt_run_options *o, int argc, char **argv, int *i) {
   return true;
 }
 
-static char *read_text(const char *path) {
+char *rt_read_file(const char *path, size_t *size) {
   FILE *f = fopen(path, "rb");
   if (!f)
     return NULL;
   fseek(f, 0, SEEK_END);
   long n = ftell(f);
   fseek(f, 0, SEEK_SET);
-  char *buf = malloc((size_t)n + 1);
+  char *buf = n >= 0 ? malloc((size_t)n + 1) : NULL;
   if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
     free(buf);
     buf = NULL;
   }
   fclose(f);
-  if (buf)
+  if (buf) {
     buf[n] = 0;
+    if (size)
+      *size = (size_t)n;
+  }
   return buf;
 }
 
@@ -115,7 +118,7 @@ unsigned rt_drive(const rt_backend *be, const rt_run_options *o) {
   /* The runner's model is only right for the kernels its own generator
    * writes: each case's text must be in the batch as it is (a batch made by
    * another version of the generator fails here, not with wrong bytes). */
-  char *text = read_text(o->batch);
+  char *text = rt_read_file(o->batch, NULL);
   for (uint64_t index = first; index < first + count; index++) {
     if (o->only_set && index != o->only)
       continue;

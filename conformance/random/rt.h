@@ -172,6 +172,8 @@ static inline bool rt_chance(rt_rng *r, unsigned percent) { return rt_next(r) % 
  * / * gac-random seed=S first=F count=N select=0|1 loops=0|1 reqd=0|1 noinline=0|1 wstyped=0|1 * / */
 bool rt_write_batch(const char *path, uint64_t seed, uint64_t first, unsigned count, const rt_options *opt);
 bool rt_read_batch(const char *path, uint64_t *seed, uint64_t *first, unsigned *count, rt_options *opt);
+/* A whole file, NUL-terminated (its size in *size if size is not NULL); NULL if unreadable. */
+char *rt_read_file(const char *path, size_t *size);
 
 /* A device: run kernel k<index> of the loaded batch on the case's buffers
  * (b->init), leaving the final bytes in got. False with a message in why. */

@@ -22,24 +22,6 @@ typedef struct ocl {
   cl_program program;
 } ocl;
 
-static char *read_all(const char *path, size_t *size) {
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *buf = malloc((size_t)n + 1);
-  if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-    free(buf);
-    buf = NULL;
-  }
-  fclose(f);
-  if (buf)
-    buf[n] = 0, *size = (size_t)n;
-  return buf;
-}
-
 static bool run_case(void *self, const rt_case *c, const rt_buffers *b, unsigned char *got[RT_MAX_GBUF], char *why,
                      size_t why_len) {
   ocl *o = self;
@@ -122,7 +104,7 @@ int main(int argc, char **argv) {
     return 1;
   }
   size_t size = 0;
-  char *bytes = read_all(source ? ro.batch : bc, &size);
+  char *bytes = rt_read_file(source ? ro.batch : bc, &size);
   if (!bytes) {
     fprintf(stderr, "gac-random-cl: cannot read %s\n", source ? ro.batch : bc);
     return 1;

@@ -94,24 +94,6 @@ static bool run_case(void *self, const rt_case *c, const rt_buffers *b, unsigned
   return r == CUDA_SUCCESS;
 }
 
-static char *read_all(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *buf = malloc((size_t)n + 1);
-  if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-    free(buf);
-    buf = NULL;
-  }
-  fclose(f);
-  if (buf)
-    buf[n] = 0;
-  return buf;
-}
-
 int main(int argc, char **argv) {
   rt_run_options ro = {0};
   const char *ptx = NULL;
@@ -143,7 +125,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "gac-random-cuda: no CUDA device (%s): skipped\n", err_name(r));
     return 77;
   }
-  char *image = read_all(ptx);
+  char *image = rt_read_file(ptx, NULL);
   if (!image) {
     fprintf(stderr, "gac-random-cuda: cannot read %s\n", ptx);
     return 1;
