@@ -131,6 +131,10 @@ unsigned rt_drive(const rt_backend *be, const rt_run_options *o) {
       failed++, run++;
       continue;
     }
+    /* GAC_RANDOM_TRACE=1: name each case before it runs (stderr is not
+     * buffered), so that a run killed by a timeout tells which case hung. */
+    if (getenv("GAC_RANDOM_TRACE"))
+      fprintf(stderr, "running %s k%" PRIu64 "\n", target, index);
     rt_buffers b;
     rt_model(c, &b);
     if (o->mutate)

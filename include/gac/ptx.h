@@ -31,7 +31,7 @@
 /* A warp-specialised kernel K exports `.global .u32 __gac_block_threads_K`:
  * launch it with one-dimensional blocks of that many threads. */
 #define GAC_PTX_BLOCK_THREADS_PREFIX "__gac_block_threads_"
-#define GAC_PTX_NAMED_BARRIER "__gac_named_barrier"               /* (uint id, uint threads): bar.sync */
+#define GAC_PTX_NAMED_BARRIER "__gac_named_barrier"               /* (uint id, uint threads): barrier.sync */
 #define GAC_PTX_OPAQUE "__gac_opaque" /* (size x): x, through nothing LLVM can look into or move */
 
 typedef struct gac_ptx_options {

@@ -20,7 +20,8 @@
  *   PipeProducerCommit(t)   cp.async.mbarrier.arrive.noinc full[t mod d]
  *   PipeConsumerWait(t)     wait full[t mod d], parity (t / d) & 1
  *   PipeConsumerRelease(t)  arrive on empty[t mod d]
- *   MutexSync               bar.sync Barrier, Threads (a named barrier)
+ *   MutexSync               barrier.sync Barrier, Threads (a named barrier;
+ *                           not .aligned: a consumer warp may be split there)
  *
  * The producer returns after its loop, so every barrier the consumers meet
  * after the split (their MutexSyncs, and the barriers that the copy

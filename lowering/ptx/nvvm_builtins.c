@@ -130,7 +130,6 @@ static const char *const asm_text[] = {
     [FENCE_PROXY_ASYNC] = "fence.proxy.async.shared::cta;",
     [MBAR_INIT_COUNT] = "mbarrier.init.shared.b64 [$0], $1;",
     [CP_ASYNC_MBAR_ARRIVE] = "cp.async.mbarrier.arrive.noinc.shared.b64 [$0];",
-    [NAMED_BARRIER] = "bar.sync $0, $1;",
 };
 
 /* The body of f as builtin k; false if an intrinsic is missing. */
@@ -193,6 +192,17 @@ static bool define(ctx *x, LLVMValueRef f, kind k) {
     LLVMValueRef a = LLVMGetInlineAsm(type, text, strlen(text), constraints, strlen(constraints), 1, 0,
                                       LLVMInlineAsmDialectATT, 0);
     v = LLVMBuildCall2(x->b, type, a, &p0, 1, "");
+    break;
+  }
+  case NAMED_BARRIER: {
+    /* barrier.sync, not bar.sync (= barrier.sync.aligned, which needs every
+     * lane of a warp at the same instruction): LLVM may place a copy of the
+     * barrier on each side of a branch that splits a consumer warp (a loop
+     * over work-items, rotated), and the aligned form then hangs on the GPU
+     * (random case 2411264/207). The intrinsic is also convergent, where an
+     * inline asm call is not. */
+    LLVMValueRef args[2] = {LLVMGetParam(f, 0), LLVMGetParam(f, 1)};
+    ok = call_intrinsic(x, "llvm.nvvm.barrier.sync.cnt", NULL, 0, args, 2) != NULL;
     break;
   }
   case COMMIT: ok = call_intrinsic(x, "llvm.nvvm.cp.async.commit.group", NULL, 0, NULL, 0) != NULL; break;

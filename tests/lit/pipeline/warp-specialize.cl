@@ -86,7 +86,7 @@
 // IR2-NOT: OpControlBarrier
 // PTX2: bar.sync 0;
 // PTX2: mbarrier.try_wait.parity
-// PTX2: bar.sync {{%r[0-9]+|1}}, {{%r[0-9]+|256}};
+// PTX2: barrier.sync {{%r[0-9]+|1}}, {{%r[0-9]+|256}};
 
 // NOSIZE: remark: {{.*}}not warp-specialised: the kernel has no reqd_work_group_size (the producer warp is added to a known size); pipelined for every work-item instead [Pipeline.NotSpecialized]
 // NOSIZE: [Pipeline.Schedule]
