@@ -40,11 +40,11 @@ job() {
   case $t in
   layer)
     OPENCL_LAYERS=$build/icd/libgac-layer.so GAC_LAYER_STRATEGY=auto GAC_LAYER_CACHE_DIR=off \
-      "$run" "$base.cl" --source --target layer --quiet > "$log" 2>&1
+      "$here/resume.sh" "${GAC_RANDOM_TIMEOUT:-600}" "$run" "$base.cl" --source --target layer --quiet > "$log" 2>&1
     ;;
   lines | cooperative | serial | late | leader | auto)
     if "$here/build_batch.sh" "$build/tools" "$base.cl" "$t" "$base.$t" > "$log" 2>&1; then
-      "$run" "$base.cl" --bc "$base.$t.bc" --target "$t" --quiet >> "$log" 2>&1
+      "$here/resume.sh" "${GAC_RANDOM_TIMEOUT:-600}" "$run" "$base.cl" --bc "$base.$t.bc" --target "$t" --quiet >> "$log" 2>&1
       rm -f "$base.$t.bc"
     else
       echo "BUILD-FAIL $t $base.cl" >> "$log"
@@ -65,6 +65,7 @@ job() {
     local n p f late=0
     read -r n p f <<<"$(sed 's/.*: \([0-9]*\) cases, \([0-9]*\) passed, \([0-9]*\) failed/\1 \2 \3/' <<<"$line")"
     grep -q "gac late: " "$log" && late=1 && echo "LATE $t b$b: an access in flight (gac late), see $log"
+    grep "^CRASH " "$log"
     echo "RESULT $t $b $n $p $f 0"
   else
     echo "CRASH $t b$b: the runner stopped early, see $log"
@@ -77,7 +78,7 @@ for ((b = 0; b < batches; b++)); do
   for t in $targets; do echo "$b $t"; done
 done | xargs -P "$jobs" -L 1 bash -c 'job "$0" "$1"' > "$out/results.txt"
 # The failures, then the counts.
-grep -h "^FAIL\|^     reproduce" "$out"/b*.log 2> /dev/null | head -n 60
+grep -h "^FAIL\|^CRASH\|^     reproduce" "$out"/b*.log 2> /dev/null | head -n 60
 grep -h "^LATE\|^CRASH" "$out/results.txt"
 for b in $(seq 0 $((batches - 1))); do
   for t in $targets; do

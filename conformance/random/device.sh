@@ -17,15 +17,15 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2> /dev/null
 run_batch() {
   ptx=$1 base=${1%.ptx}
   batch=${base%%.*}.cl target=${base#*.}
-  GAC_RANDOM_TRACE=1 timeout "${GAC_RANDOM_TIMEOUT:-120}" ./gac-random-cuda "$batch" "$ptx" --target "$target" --quiet > "$base.log" 2>&1
+  # resume.sh: a case that hangs or crashes the runner is reported (CRASH)
+  # and the runner goes on from the next one.
+  ./resume.sh "${GAC_RANDOM_TIMEOUT:-120}" ./gac-random-cuda "$batch" "$ptx" --target "$target" --quiet > "$base.log" 2>&1
   rc=$?
-  grep "^FAIL\|^     reproduce\|^BUILD-FAIL" "$base.log" | head -n 8
-  # The trace names the case that was running when a hang or crash struck.
-  last=$(grep "^running " "$base.log" | tail -n 1)
+  grep "^FAIL\|^CRASH\|^     reproduce\|^BUILD-FAIL" "$base.log" | head -n 8
   line=$(grep "^random " "$base.log" | tail -n 1)
   per=$(sed -n 's/.* count=\([0-9]*\) .*/\1/p' "$batch" | head -n 1)
-  if [ "$rc" -eq 124 ] || [ -z "$line" ]; then
-    echo "HANG/CRASH $target $batch (exit $rc) while ${last#running }: $(grep -v '^running ' "$base.log" | tail -n 2 | tr '\n' ' ')"
+  if [ -z "$line" ]; then
+    echo "CRASH $target $batch (exit $rc): $(tail -n 2 "$base.log" | tr '\n' ' ')"
     echo "RESULT $target $per 0 $per" > "$base.result"
   else
     sed 's/^random \([^ ]*\) .*: \([0-9]*\) cases, \([0-9]*\) passed, \([0-9]*\) failed/RESULT \1 \2 \3 \4/' <<<"$line" > "$base.result"

@@ -47,6 +47,8 @@ bool rt_common_option(rt_run_options *o, int argc, char **argv, int *i) {
   } else if (strcmp(a, "--only") == 0 && *i + 1 < argc) {
     o->only_set = true;
     o->only = strtoull(argv[++*i], NULL, 10);
+  } else if (strcmp(a, "--from") == 0 && *i + 1 < argc) {
+    o->from = strtoull(argv[++*i], NULL, 10);
   } else if (strcmp(a, "--mutate") == 0) {
     o->mutate = true;
   } else if (strcmp(a, "--quiet") == 0) {
@@ -120,7 +122,7 @@ unsigned rt_drive(const rt_backend *be, const rt_run_options *o) {
    * another version of the generator fails here, not with wrong bytes). */
   char *text = rt_read_file(o->batch, NULL);
   for (uint64_t index = first; index < first + count; index++) {
-    if (o->only_set && index != o->only)
+    if ((o->only_set && index != o->only) || index < o->from)
       continue;
     rt_generate(seed, index, &opt, c);
     /* GAC_RANDOM_EDITED=1: the batch was cut down by hand to find a bug;
@@ -167,7 +169,7 @@ unsigned rt_drive(const rt_backend *be, const rt_run_options *o) {
     run++;
     if (!ok) {
       failed++;
-      if (!o->quiet || failed <= 3)
+      if (!o->quiet || failed <= 3 || getenv("GAC_RANDOM_TRACE")) /* resume.sh counts them */
         printf("FAIL %s seed=%" PRIu64 " index=%" PRIu64 " file=%s kernel=k%" PRIu64 ": %s\n"
                "     reproduce: conformance/random/repro.sh <build-dir> %s %" PRIu64 " %" PRIu64 "%s%s%s%s%s\n",
                target, seed, index, o->batch, index, why, target, seed, index, opt.select_events ? " --select-events" : "",

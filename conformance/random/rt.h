@@ -184,12 +184,13 @@ typedef struct rt_backend {
 } rt_backend;
 
 /* The runners' common options, after their own: --target NAME (in the
- * messages), --only INDEX, --mutate (the model is made wrong in one written
- * byte per case: every case must then fail). */
+ * messages), --only INDEX, --from INDEX (the cases from INDEX on: the rest
+ * of a batch after a case that crashed the runner), --mutate (the model is
+ * made wrong in one written byte per case: every case must then fail). */
 typedef struct rt_run_options {
   const char *target, *batch;
   bool only_set, mutate, quiet;
-  uint64_t only;
+  uint64_t only, from;
 } rt_run_options;
 /* Parses argv[i] if it is a common option (true; i advanced past its value). */
 bool rt_common_option(rt_run_options *o, int argc, char **argv, int *i);

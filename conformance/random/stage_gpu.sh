@@ -8,13 +8,16 @@
 # is packed in STAGE_DIR/ptx.tar.gz (about 1.5 MB per 100 cases and target). Then, with
 # STAGE_DIR inside the repository (build*/ is ignored, so carry it):
 #   run(command="bash build-rt/random-stage/device.sh", carry=["build-rt/random-stage"])
+# BATCHES 0 stages the sources and scripts alone, for device_campaign.sh,
+# which generates and builds the batches there with gac's packed toolchain
+# (pack_toolchain.sh; README.md, "On an NVIDIA GPU").
 set -uo pipefail
 build=$(cd "$1" && pwd) stage=$2 seed=$3 batches=$4 per=${5:-100} targets=${6:-sm80 sm90 sm90ws}
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$stage/src"
 stage=$(cd "$stage" && pwd)
-cp "$here"/rt.h "$here"/gen.c "$here"/emit.c "$here"/model.c "$here"/driver.c "$here"/runner_cuda.c "$stage/src/"
-cp "$here/device.sh" "$stage/"
+cp "$here"/rt.h "$here"/gen.c "$here"/emit.c "$here"/model.c "$here"/driver.c "$here"/gen_main.c "$here"/runner_cuda.c "$stage/src/"
+cp "$here/device.sh" "$here/device_campaign.sh" "$here/build_batch.sh" "$here/resume.sh" "$stage/"
 gen=$build/conformance/random/gac-random-gen
 : > "$stage/build-failures.txt"
 for ((b = 0; b < batches; b++)); do
@@ -31,7 +34,10 @@ done | xargs -P "${JOBS:-$(nproc)}" -L 1 bash -c '
 rm -f "$stage"/b*.raised.spv "$stage"/b*.raised.spv.log
 # PTX is large (about 6 MB for 100 cases and a target) and packs about 8:1;
 # the device carries 64 MiB: one archive, which device.sh unpacks.
-(cd "$stage" && tar czf ptx.tar.gz b*.ptx && rm -f b*.ptx)
+# BATCHES 0 stages sources and scripts only (device_campaign.sh builds there).
+if ls "$stage"/b*.ptx > /dev/null 2>&1; then
+  (cd "$stage" && tar czf ptx.tar.gz b*.ptx && rm -f b*.ptx)
+fi
 echo "staged $batches batches of $per cases for: $targets in $stage ($(du -sh "$stage" | cut -f1))"
 [ -s "$stage/build-failures.txt" ] && { echo "gac build failures:"; cat "$stage/build-failures.txt"; }
 exit 0
