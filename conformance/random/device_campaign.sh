@@ -31,7 +31,7 @@ start=$(date +%s)
 for ((b = first; b < first + batches; b++)); do
   ./gac-random-gen --noinline ${GAC_RANDOM_GEN_OPTS:-} "$seed" $((b * per)) "$per" "b$b.cl" || exit 1
   for t in $targets; do echo "$b $t"; done
-done | xargs -P "$(nproc)" -L 1 bash -c '
+done | xargs -r -P "$(nproc)" -L 1 bash -c '
   b=$0 t=$1
   if ./build_batch.sh "'"$tc"'/bin" b$b.cl $t b$b.$t > b$b.$t.build.log 2>&1; then
     rm -f b$b.$t.build.log

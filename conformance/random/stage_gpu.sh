@@ -23,7 +23,7 @@ gen=$build/conformance/random/gac-random-gen
 for ((b = 0; b < batches; b++)); do
   "$gen" --noinline ${GAC_RANDOM_GEN_OPTS:-} "$seed" $((b * per)) "$per" "$stage/b$b.cl" || exit 1
   for t in $targets; do echo "$b $t"; done
-done | xargs -P "${JOBS:-$(nproc)}" -L 1 bash -c '
+done | xargs -r -P "${JOBS:-$(nproc)}" -L 1 bash -c '
   b=$0 t=$1
   if ! "'"$here"'/build_batch.sh" "'"$build"'/tools" "'"$stage"'/b$b.cl" $t "'"$stage"'/b$b.$t" > "'"$stage"'/b$b.$t.build.log" 2>&1; then
     echo "b$b $t: gac did not build it (log b$b.$t.build.log)" >> "'"$stage"'/build-failures.txt"
