@@ -28,7 +28,7 @@
 #include "gac/ptx.h"
 #include <llvm-c/Transforms/PassBuilder.h>
 
-#include <llvm-c/BitReader.h>
+#include <llvm-c/BitWriter.h>
 #include <llvm-c/Linker.h>
 
 #include "llvm_gpu.h"
@@ -209,9 +209,8 @@ static char *rule_name(const gac_gpu_target *t, const char *what, char *buf, siz
   return buf;
 }
 
-bool gac_gpu_link_library(LLVMModuleRef mod, const char *path, const char *what, const char *rule, gac_diag *diag) {
-  char r[64];
-  snprintf(r, sizeof r, "%s.library", rule);
+/* Links the library at path into mod lazily; r is the rule. */
+static bool link_lazily(LLVMModuleRef mod, const char *path, const char *what, const char *r, gac_diag *diag) {
   LLVMMemoryBufferRef buffer;
   char *error = NULL;
   if (LLVMCreateMemoryBufferWithContentsOfFile(path, &buffer, &error)) {
@@ -240,6 +239,137 @@ bool gac_gpu_link_library(LLVMModuleRef mod, const char *path, const char *what,
     return false;
   }
   return true;
+}
+
+/* gac_gpu_set_library_cache: for each library, target and set of
+ * declarations of the module that asked, what link_lazily took from the
+ * library, as bitcode. A miss links the library lazily into an empty module
+ * holding only those declarations (what decides what the linker takes) and
+ * keeps that module; a hit reads it back and links it, which is what
+ * link_lazily would have linked. When full, the cache starts again empty. */
+typedef struct library_part {
+  char *key;
+  char *bitcode;
+  size_t size;
+} library_part;
+
+enum { CACHE_MAX_PARTS = 4096 };
+#define CACHE_MAX_BYTES ((size_t)512 << 20)
+
+static struct {
+  bool on;
+  pthread_mutex_t lock;
+  library_part parts[CACHE_MAX_PARTS];
+  size_t count, bytes;
+  unsigned long hits, misses;
+} cache = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+void gac_gpu_set_library_cache(bool on) { cache.on = on; }
+
+void gac_gpu_library_cache_stats(unsigned long *hits, unsigned long *misses) {
+  pthread_mutex_lock(&cache.lock);
+  *hits = cache.hits;
+  *misses = cache.misses;
+  pthread_mutex_unlock(&cache.lock);
+}
+
+/* The library, mod's triple and data layout, and the names of mod's
+ * declarations in order, one a line. */
+static char *library_key(LLVMModuleRef mod, const char *path) {
+  char *key = NULL;
+  size_t size = 0;
+  FILE *f = open_memstream(&key, &size);
+  if (!f)
+    abort();
+  fprintf(f, "%s\n%s\n%s\n", path, LLVMGetTarget(mod), LLVMGetDataLayoutStr(mod));
+  for (LLVMValueRef v = LLVMGetFirstFunction(mod); v; v = LLVMGetNextFunction(v))
+    if (LLVMIsDeclaration(v) && strncmp(LLVMGetValueName(v), "llvm.", 5) != 0)
+      fprintf(f, "f %s\n", LLVMGetValueName(v));
+  for (LLVMValueRef v = LLVMGetFirstGlobal(mod); v; v = LLVMGetNextGlobal(v))
+    if (LLVMIsDeclaration(v))
+      fprintf(f, "g %s\n", LLVMGetValueName(v));
+  fclose(f);
+  return key;
+}
+
+/* An empty module for mod's target with mod's declarations (as in the key). */
+static LLVMModuleRef declarations_of(LLVMModuleRef mod) {
+  LLVMModuleRef part = LLVMModuleCreateWithNameInContext("library", LLVMGetModuleContext(mod));
+  LLVMSetTarget(part, LLVMGetTarget(mod));
+  LLVMSetDataLayout(part, LLVMGetDataLayoutStr(mod));
+  for (LLVMValueRef v = LLVMGetFirstFunction(mod); v; v = LLVMGetNextFunction(v))
+    if (LLVMIsDeclaration(v) && strncmp(LLVMGetValueName(v), "llvm.", 5) != 0)
+      LLVMAddFunction(part, LLVMGetValueName(v), LLVMGlobalGetValueType(v));
+  for (LLVMValueRef v = LLVMGetFirstGlobal(mod); v; v = LLVMGetNextGlobal(v))
+    if (LLVMIsDeclaration(v))
+      LLVMAddGlobalInAddressSpace(part, LLVMGlobalGetValueType(v), LLVMGetValueName(v),
+                                  LLVMGetPointerAddressSpace(LLVMTypeOf(v)));
+  return part;
+}
+
+/* The cached part for key, copied, or NULL. */
+static LLVMMemoryBufferRef find_part(const char *key) {
+  LLVMMemoryBufferRef found = NULL;
+  pthread_mutex_lock(&cache.lock);
+  for (size_t i = 0; i < cache.count && !found; i++)
+    if (strcmp(cache.parts[i].key, key) == 0)
+      found = LLVMCreateMemoryBufferWithMemoryRangeCopy(cache.parts[i].bitcode, cache.parts[i].size, "library part");
+  found ? cache.hits++ : cache.misses++;
+  pthread_mutex_unlock(&cache.lock);
+  return found;
+}
+
+/* Keeps a copy of bitcode under key (taken). */
+static void keep_part(char *key, LLVMMemoryBufferRef bitcode) {
+  size_t size = LLVMGetBufferSize(bitcode);
+  library_part p = {key, malloc(size), size};
+  if (!p.bitcode)
+    abort();
+  memcpy(p.bitcode, LLVMGetBufferStart(bitcode), size);
+  pthread_mutex_lock(&cache.lock);
+  if (cache.count == CACHE_MAX_PARTS || cache.bytes + size > CACHE_MAX_BYTES) {
+    for (size_t i = 0; i < cache.count; i++) {
+      free(cache.parts[i].key);
+      free(cache.parts[i].bitcode);
+    }
+    cache.count = cache.bytes = 0;
+  }
+  cache.parts[cache.count++] = p;
+  cache.bytes += size;
+  pthread_mutex_unlock(&cache.lock);
+}
+
+static bool link_cached(LLVMModuleRef mod, const char *path, const char *what, const char *r, gac_diag *diag) {
+  char *key = library_key(mod, path);
+  LLVMMemoryBufferRef bitcode = find_part(key);
+  if (bitcode) {
+    free(key);
+  } else {
+    LLVMModuleRef part = declarations_of(mod);
+    if (!link_lazily(part, path, what, r, diag)) {
+      LLVMDisposeModule(part);
+      free(key);
+      return false;
+    }
+    bitcode = LLVMWriteBitcodeToMemoryBuffer(part);
+    LLVMDisposeModule(part);
+    keep_part(key, bitcode);
+  }
+  LLVMModuleRef lib = NULL;
+  bool ok = !LLVMParseBitcodeInContext2(LLVMGetModuleContext(mod), bitcode, &lib);
+  LLVMDisposeMemoryBuffer(bitcode);
+  if (!ok || LLVMLinkModules2(mod, lib)) { /* destroys lib */
+    gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, r, "linking the part of %s (%s) kept in the cache failed",
+                 what, path);
+    return false;
+  }
+  return true;
+}
+
+bool gac_gpu_link_library(LLVMModuleRef mod, const char *path, const char *what, const char *rule, gac_diag *diag) {
+  char r[64];
+  snprintf(r, sizeof r, "%s.library", rule);
+  return cache.on ? link_cached(mod, path, what, r, diag) : link_lazily(mod, path, what, r, diag);
 }
 
 static bool is_external(LLVMValueRef f, const char *const *external) {

@@ -67,6 +67,16 @@ void gac_gpu_define_atomics(LLVMModuleRef mod);
  * calls are read (llvm_gpu.c). `what` names it in diagnostics. */
 bool gac_gpu_link_library(LLVMModuleRef mod, const char *path, const char *what, const char *rule, gac_diag *diag);
 
+/* For fuzz_emit_bitcode (tests/fuzz), which links a library for every
+ * input: with on, gac_gpu_link_library keeps, per process, what it linked
+ * for each library, target and set of the module's declarations, as
+ * bitcode, and links that again for the next module with the same ones
+ * instead of reading the library (10 MB for libclc's AMDGPU build).
+ * Process-wide; off (the default) is what every other caller gets. */
+void gac_gpu_set_library_cache(bool on);
+/* How many links the cache served, and how many read the library. */
+void gac_gpu_library_cache_stats(unsigned long *hits, unsigned long *misses);
+
 /* Makes every function but the kernels internal and reports, naming it, a
  * function that is called but nothing defines (allowed: LLVM intrinsics and
  * the names in `external`, NULL-terminated). */

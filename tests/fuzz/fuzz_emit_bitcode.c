@@ -58,14 +58,30 @@ static int full_always = -1;
 /* GAC_FUZZ_PRINT=1: the diagnostics of every refusal, to stderr. */
 static bool print_refusals;
 
+static void print_cache_stats(void) {
+  unsigned long hits, misses;
+  gac_gpu_library_cache_stats(&hits, &misses);
+  fprintf(stderr, "gac-fuzz-library-cache: hits %lu misses %lu\n", hits, misses);
+}
+
+static bool env_on(const char *name, bool fallback) {
+  const char *e = getenv(name);
+  return e && *e ? *e != '0' : fallback;
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
   (void)argc, (void)argv;
   LLVMInstallFatalErrorHandler(llvm_fatal);
   const char *e = getenv("GAC_FUZZ_FULL");
   if (e && *e)
     full_always = *e != '0';
-  e = getenv("GAC_FUZZ_PRINT");
-  print_refusals = e && *e && *e != '0';
+  print_refusals = env_on("GAC_FUZZ_PRINT", false);
+  /* What an input links from libclc and libdevice is kept per process
+   * (llvm_gpu.h): reading the libraries was most of an execution's time.
+   * GAC_FUZZ_LIBRARY_CACHE=0 reads them for every input, as gac-cc does. */
+  gac_gpu_set_library_cache(env_on("GAC_FUZZ_LIBRARY_CACHE", true));
+  if (env_on("GAC_FUZZ_STATS", false))
+    atexit(print_cache_stats);
   return 0;
 }
 
