@@ -1,4 +1,4 @@
-/* Bodies for what --lower-async-copies=amdgcn calls (lower_util.h), and
+/* Bodies for what --lower-async-copies=amdgcn calls (amdgcn_calls.h), and
  * OpenCL's barrier, as AMDGPU instructions in inline assembly:
  *
  *   __gac_amdgcn_lds_load_W(local base, global src, bool loads)
@@ -47,7 +47,7 @@
 #include <string.h>
 
 #include "amdgcn_internal.h"
-#include "lower_util.h"
+#include "amdgcn_calls.h"
 
 typedef struct ctx {
   LLVMModuleRef mod;

@@ -40,7 +40,7 @@
 
 #include "gac/async_pipeline.h"
 #include "gac/cfg.h"
-#include "lower_util.h"
+#include "amdgcn_lowering.h"
 
 enum { WAVES = 8, WAVE = 64 };
 
@@ -55,7 +55,7 @@ static const char *function_name(const gac_module *m, const gac_function *f) {
 
 static void call(gac_lowering *L, gac_builder *b, const char *name, uint32_t arg) {
   uint32_t uint = gac_type_int(L->m, 32, 0);
-  lower_ptx_call(L, b, name, arg ? 1 : 0, &uint, &arg);
+  lower_call(L, b, name, arg ? 1 : 0, &uint, &arg);
 }
 
 /* What one loop holds, and why it cannot ping-pong (NULL if it can). */

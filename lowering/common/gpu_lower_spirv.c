@@ -1,16 +1,15 @@
 /* The SPIR-V half of every GPU path, in libgac (no LLVM): raise builtin
  * calls, lower copies and queues for the target in SPIR-V, and check the
- * result. gac_emit_ptx and gac_emit_amdgcn (lowering/ptx/, lowering/amdgcn/)
- * then bridge it to LLVM (lowering/llvm/bridge.c); the fuzz target
+ * result, for the target the lowering argument names (each target's
+ * gac_<target>_lower_spirv checks its options and calls this). The
+ * emission then bridges it to LLVM (lowering/llvm/bridge.c); the fuzz target
  * fuzz_lower_gpu runs this half alone, thousands of times a second. */
 #include <stdio.h>
 #include <string.h>
 
 #include <spirv/unified1/spirv.h>
 
-#include "gac/amdgcn.h"
 #include "gac/pass.h"
-#include "gac/ptx.h"
 #include "gac/validate.h"
 #include "lowering.h"
 
@@ -52,35 +51,4 @@ bool gac_gpu_lower_spirv(gac_module *m, const char *lowering, const char *rule, 
     return false;
   }
   return true;
-}
-
-bool gac_ptx_lower_spirv(gac_module *m, const gac_ptx_options *options, gac_diag *diag) {
-  if (options->sm != 80 && options->sm != 90) {
-    gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "ptx.sm", "sm_%u: the PTX path targets sm_80 and sm_90",
-                 options->sm);
-    return false;
-  }
-  if (options->warp_specialize) {
-    if (options->sm != 90) {
-      gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "ptx.warp-specialize",
-                   "warp-specialize: the producer warp's mbarrier handshakes need --sm=90");
-      return false;
-    }
-    /* Loops still annotated; those pipelined already keep their schedule. */
-    if (!gac_run_pass(m, "pipeline-loops", "warp-specialize", diag))
-      return false;
-  }
-  return gac_gpu_lower_spirv(m, options->sm == 90 ? "ptx,sm=90" : "ptx", "ptx", diag);
-}
-
-bool gac_amdgcn_lower_spirv(gac_module *m, const gac_amdgcn_options *options, gac_diag *diag) {
-  if (!options->mcpu || (strcmp(options->mcpu, "gfx90a") != 0 && strcmp(options->mcpu, "gfx942") != 0)) {
-    gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "amdgcn.mcpu",
-                 "%s: the AMDGCN path targets gfx90a (MI200) and gfx942 (MI300)",
-                 options->mcpu ? options->mcpu : "(none)");
-    return false;
-  }
-  char lowering[48];
-  snprintf(lowering, sizeof lowering, "amdgcn,mcpu=%s%s", options->mcpu, options->pingpong ? ",pingpong" : "");
-  return gac_gpu_lower_spirv(m, lowering, "amdgcn", diag);
 }

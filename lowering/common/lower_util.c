@@ -5,7 +5,7 @@
 #include <spirv/unified1/spirv.h>
 
 #include "gac/async_pipeline.h"
-#include "lower_util.h"
+#include "lower_target.h"
 
 uint32_t lower_op2(gac_builder *b, uint16_t opcode, uint32_t type, uint32_t x, uint32_t y) {
   return gac_build_ops(b, opcode, type, GAC_NEW_ID, GAC_ID(x), GAC_ID(y))->result_id;
@@ -151,9 +151,9 @@ void gac_lowering_init(gac_lowering *L, gac_module *m) {
   L->zero = gac_constant_int(m, L->size_type, 0);
   L->one = gac_constant_int(m, L->size_type, 1);
   L->scope_workgroup = gac_constant_int(m, gac_type_int(m, 32, 0), SpvScopeWorkgroup);
-  L->sm90 = false;
-  L->rings = NULL;
-  L->ws = NULL;
+  L->diag = NULL;
+  L->target = NULL;
+  L->target_state = NULL;
 }
 
 void lower_workgroup_barrier(gac_lowering *L, gac_builder *b) {
@@ -232,7 +232,8 @@ static void linear_local_id(gac_lowering *L, gac_builder *b, const gac_function 
 
 void lower_linear_local_id(gac_lowering *L, gac_builder *b, const gac_function *f, uint32_t *id, uint32_t *size) {
   linear_local_id(L, b, f, id, size);
-  lower_ptx_ws_participants(L, b, id, size);
+  if (L->target && L->target->participants)
+    L->target->participants(L, b, id, size);
 }
 
 static void linear_local_id(gac_lowering *L, gac_builder *b, const gac_function *f, uint32_t *id, uint32_t *size) {
@@ -257,6 +258,26 @@ static void linear_local_id(gac_lowering *L, gac_builder *b, const gac_function 
   *size = lower_mul(L, b, sxy, s[2]);
 }
 
+
+void lower_call(gac_lowering *L, gac_builder *b, const char *name, unsigned n, const uint32_t *types,
+                const uint32_t *args) {
+  uint32_t void_type = gac_type_void(L->m);
+  uint32_t f = gac_require_import_function(L->m, name, void_type, types, n);
+  gac_op ops[8];
+  ops[0] = GAC_ID(f);
+  for (unsigned i = 0; i < n && i < 7; i++)
+    ops[i + 1] = GAC_ID(args[i]);
+  gac_build(b, SpvOpFunctionCall, void_type, GAC_NEW_ID, ops, n + 1);
+}
+
+uint64_t lower_element_size(const gac_module *m, uint32_t type) {
+  const gac_inst *t = gac_def(m, type);
+  if (t && (t->opcode == SpvOpTypeInt || t->opcode == SpvOpTypeFloat))
+    return t->words[2] / 8;
+  if (t && t->opcode == SpvOpTypeVector)
+    return lower_element_size(m, t->words[2]) * (t->words[3] == 3 ? 4 : t->words[3]);
+  return 0;
+}
 
 uint32_t lower_to_u32(gac_lowering *L, gac_builder *b, uint32_t x) {
   uint32_t uint = gac_type_int(L->m, 32, 0);

@@ -1,5 +1,5 @@
 /* The copies a wait on events (OpGroupWaitEvents) waits for: one analysis
- * that every target's waits ask (gpu_waits.c).
+ * that every target's waits ask (counted_waits.c).
  *
  * The model. OpenCL: a copy given a non-null event returns that same
  * event, so the copies chained onto one event form one group, and a wait

@@ -18,7 +18,7 @@
 #include <spirv/unified1/spirv.h>
 
 #include "gac/ptx.h"
-#include "lower_util.h"
+#include "ptx_lowering.h"
 
 static bool writes_local(const gac_module *m, uint32_t pointer) {
   return lower_storage_class(m, pointer) == SpvStorageClassWorkgroup;

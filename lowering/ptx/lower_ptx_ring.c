@@ -23,7 +23,7 @@
 #include <spirv/unified1/spirv.h>
 
 #include "gac/ptx.h"
-#include "lower_util.h"
+#include "ptx_lowering.h"
 
 enum { MAX_DEPTH = 16 };
 
@@ -59,7 +59,7 @@ static uint32_t slot_of(gac_lowering *L, gac_ptx_ring *r, gac_builder *b, uint32
 }
 
 static void mbar_call(gac_lowering *L, gac_ptx_ring *r, gac_builder *b, const char *name, uint32_t mbar) {
-  lower_ptx_call(L, b, name, 1, &r->ulong_ptr, &mbar);
+  lower_call(L, b, name, 1, &r->ulong_ptr, &mbar);
 }
 
 /* Every work-item waits for group g to complete. */
@@ -67,7 +67,7 @@ static void wait_group(gac_lowering *L, gac_ptx_ring *r, gac_builder *b, uint32_
   uint32_t phase = lower_op2(b, SpvOpUDiv, L->size_type, g, r->depth);
   uint32_t parity = lower_to_u32(L, b, lower_op2(b, SpvOpBitwiseAnd, L->size_type, phase, L->one));
   uint32_t types[2] = {r->ulong_ptr, gac_type_int(L->m, 32, 0)}, args[2] = {slot_of(L, r, b, g), parity};
-  lower_ptx_call(L, b, GAC_PTX_MBAR_WAIT, 2, types, args);
+  lower_call(L, b, GAC_PTX_MBAR_WAIT, 2, types, args);
 }
 
 /* Moves `at` and what follows into a new block; returns the block before it,
@@ -127,17 +127,17 @@ gac_ptx_ring *lower_ptx_ring_create(gac_lowering *L, gac_function *f, unsigned d
     mbar_call(L, r, &e, GAC_PTX_MBAR_INIT,
               gac_build_ops(&e, SpvOpAccessChain, r->ulong_ptr, GAC_NEW_ID, GAC_ID(r->ring), GAC_ID(index))->result_id);
   }
-  lower_ptx_call(L, &e, GAC_PTX_MBAR_INIT_FENCE, 0, NULL, NULL);
+  lower_call(L, &e, GAC_PTX_MBAR_INIT_FENCE, 0, NULL, NULL);
   branch(&e, join);
   gac_builder j = gac_builder_before(m, join->insts.first->next);
   lower_workgroup_barrier(L, &j);
-  r->next = L->rings;
-  L->rings = r;
+  r->next = ptx_state(L)->rings;
+  ptx_state(L)->rings = r;
   return r;
 }
 
 gac_ptx_ring *lower_ptx_ring_of(const gac_lowering *L, const gac_function *f) {
-  for (gac_ptx_ring *r = L->rings; r; r = r->next)
+  for (gac_ptx_ring *r = ptx_state(L)->rings; r; r = r->next)
     if (r->f == f)
       return r;
   return NULL;
@@ -199,9 +199,9 @@ void lower_ptx_ring_wait(gac_lowering *L, gac_ptx_ring *r, gac_inst *at, uint32_
 }
 
 void lower_ptx_rings_free(gac_lowering *L) {
-  while (L->rings) {
-    gac_ptx_ring *next = L->rings->next;
-    free(L->rings);
-    L->rings = next;
+  while (ptx_state(L)->rings) {
+    gac_ptx_ring *next = ptx_state(L)->rings->next;
+    free(ptx_state(L)->rings);
+    ptx_state(L)->rings = next;
   }
 }

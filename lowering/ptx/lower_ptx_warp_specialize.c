@@ -39,7 +39,7 @@
 #include "gac/async_copy.h"
 #include "gac/async_pipeline.h"
 #include "gac/ptx.h"
-#include "lower_util.h"
+#include "ptx_lowering.h"
 
 typedef struct pipe_rings {
   uint32_t pipe, depth, full, empty; /* full/empty: local ulong[depth] */
@@ -98,7 +98,7 @@ bool lower_ptx_ws_prepare(gac_lowering *L, gac_diag *diag) {
     gac_foreach_block(b, f) gac_foreach_inst(i, &b->insts) if (gac_async_pipeline_op_of(m, i) == GAC_WARP_SPECIALIZE) ws = i;
     if (!ws)
       continue;
-    if (!L->sm90) {
+    if (!ptx_state(L)->sm90) {
       gac_diag_add(diag, GAC_ERROR, ws->offset, ws->result_id, "ptx.warp-specialize",
                    "WarpSpecialize: a warp-specialised loop needs sm_90 (mbarriers with a producer warp); "
                    "emit with --sm=90");
@@ -111,8 +111,8 @@ bool lower_ptx_ws_prepare(gac_lowering *L, gac_diag *diag) {
     w->consumer_start = gac_inst_block(ws);
     w->bound = m->bound;
     w->producer_block = calloc(m->bound, 1);
-    w->next = L->ws;
-    L->ws = w;
+    w->next = ptx_state(L)->ws;
+    ptx_state(L)->ws = w;
     /* The producer side: the other way of the branch into the consumers. */
     gac_foreach_block(b, f) {
       gac_inst *t = gac_block_terminator(b);
@@ -161,7 +161,7 @@ static bool in_producer(const struct gac_ptx_ws *w, const gac_block *b, uint8_t 
 }
 
 static const struct gac_ptx_ws *ws_of_block(const gac_lowering *L, const gac_block *b) {
-  for (const struct gac_ptx_ws *w = L->ws; w && b; w = w->next) {
+  for (const struct gac_ptx_ws *w = ptx_state(L)->ws; w && b; w = w->next) {
     if (w->f != b->function)
       continue;
     uint8_t *seen = calloc(L->m->bound, 1);
@@ -199,25 +199,24 @@ static const pipe_rings *ring_of_copy(const gac_lowering *L, const struct gac_pt
 }
 
 bool lower_ptx_ws_producer_copy(const gac_lowering *L, const gac_inst *copy) {
-  return L->ws && ws_of_block(L, gac_inst_block(copy));
+  return ptx_state(L)->ws && ws_of_block(L, gac_inst_block(copy));
 }
 
 uint32_t lower_ptx_ws_full_slot(gac_lowering *L, gac_builder *b, const gac_inst *copy) {
-  const struct gac_ptx_ws *w = L->ws ? ws_of_block(L, gac_inst_block(copy)) : NULL;
+  const struct gac_ptx_ws *w = ptx_state(L)->ws ? ws_of_block(L, gac_inst_block(copy)) : NULL;
   uint32_t t;
   const pipe_rings *r = w ? ring_of_copy(L, w, copy, &t) : NULL;
   return r ? slot(L, b, r->full, r->depth, t) : 0;
 }
 
-bool lower_ptx_ws_participants(const gac_lowering *L, gac_builder *b, uint32_t *id, uint32_t *size) {
-  if (!L->ws || !b->list || !b->list->first)
-    return false;
+void lower_ptx_ws_participants(const gac_lowering *L, gac_builder *b, uint32_t *id, uint32_t *size) {
+  if (!ptx_state(L)->ws || !b->list || !b->list->first)
+    return;
   const struct gac_ptx_ws *w = ws_of_block(L, gac_inst_block(b->list->first));
   if (!w)
-    return false;
+    return;
   *id = lower_op2(b, SpvOpISub, L->size_type, *id, gac_constant_int(L->m, L->size_type, w->consumers));
   *size = gac_constant_int(L->m, L->size_type, w->producers);
-  return true;
 }
 
 /* ---- finishing ---------------------------------------------------------- */
@@ -236,13 +235,13 @@ static uint32_t parity(gac_lowering *L, gac_builder *b, uint32_t depth, uint32_t
 
 static void mbar_call(gac_lowering *L, gac_builder *b, const char *name, uint32_t mbar, uint32_t arg) {
   uint32_t types[2] = {gac_def(L->m, mbar)->type_id, gac_type_int(L->m, 32, 0)}, args[2] = {mbar, arg};
-  lower_ptx_call(L, b, name, arg ? 2 : 1, types, args);
+  lower_call(L, b, name, arg ? 2 : 1, types, args);
 }
 
 static void named_barrier(gac_lowering *L, gac_builder *b, uint32_t id, uint32_t threads) {
   uint32_t uint = gac_type_int(L->m, 32, 0);
   uint32_t types[2] = {uint, uint}, args[2] = {gac_constant_int(L->m, uint, id), gac_constant_int(L->m, uint, threads)};
-  lower_ptx_call(L, b, GAC_PTX_NAMED_BARRIER, 2, types, args);
+  lower_call(L, b, GAC_PTX_NAMED_BARRIER, 2, types, args);
 }
 
 /* The rings' mbarriers, initialised by work-item 0 at the function's entry
@@ -271,7 +270,7 @@ static void init_rings(gac_lowering *L, gac_function *f, const pipe_rings *r, un
       mbar_call(L, &e, GAC_PTX_MBAR_INIT_COUNT, slot(L, &e, r[p].empty, r[p].depth, index),
                 gac_constant_int(m, uint, consumers));
     }
-  lower_ptx_call(L, &e, GAC_PTX_MBAR_INIT_FENCE, 0, NULL, NULL);
+  lower_call(L, &e, GAC_PTX_MBAR_INIT_FENCE, 0, NULL, NULL);
   gac_build_ops(&e, SpvOpBranch, 0, 0, GAC_ID(gac_block_label(join)));
   gac_builder j = gac_builder_before(m, join->insts.first->next);
   lower_workgroup_barrier(L, &j);
@@ -452,12 +451,12 @@ static bool finish_one(gac_lowering *L, struct gac_ptx_ws *w, gac_diag *diag) {
 
 bool lower_ptx_ws_finish(gac_lowering *L, gac_diag *diag) {
   bool ok = true;
-  while (L->ws) {
-    struct gac_ptx_ws *next = L->ws->next;
-    ok = ok && finish_one(L, L->ws, diag);
-    free(L->ws->producer_block);
-    free(L->ws);
-    L->ws = next;
+  while (ptx_state(L)->ws) {
+    struct gac_ptx_ws *next = ptx_state(L)->ws->next;
+    ok = ok && finish_one(L, ptx_state(L)->ws, diag);
+    free(ptx_state(L)->ws->producer_block);
+    free(ptx_state(L)->ws);
+    ptx_state(L)->ws = next;
   }
   return ok;
 }

@@ -1,0 +1,54 @@
+/* The AMDGCN target (--lower-async-copies=amdgcn[,mcpu=gfx90a|gfx942]
+ * [,pingpong], docs/AMDGCN.md): the shared copy lowering, cooperative,
+ * with LDS-direct loads (lower_amdgcn_copies.c), the waits counted in
+ * vmcnt (lower_amdgcn_waits.c), and with pingpong the pipelined loops of
+ * 8-wave kernels in two halves a cluster apart (lower_amdgcn_pingpong.c).
+ * Events are then dead, as for PTX. Also the SPIR-V half of --emit=amdgcn. */
+#include <stdio.h>
+#include <string.h>
+
+#include "gac/amdgcn.h"
+#include "gac/pass.h"
+#include "lowering.h"
+#include "amdgcn_lowering.h"
+
+static const lower_target amdgcn_target = {
+    .waits = &lower_amdgcn_waits,
+    .core_copies = true,
+    .events_dead = true,
+    .whole_element_units = true,
+    .unit_widths = lower_amdgcn_unit_widths,
+    .unit_loop = lower_amdgcn_unit_loop,
+};
+
+bool lower_amdgcn_copies(gac_module *m, bool dma_narrow, bool pingpong, gac_diag *diag) {
+  amdgcn_lowering A = {.dma_narrow = dma_narrow, .pingpong = pingpong};
+  return lower_async_copies_for(m, &amdgcn_target, &A, diag);
+}
+
+/* amdgcn[,mcpu=gfx90a|gfx942][,pingpong]: gfx942 also has LDS-direct
+ * loads of 1 and 2 bytes. */
+bool lower_amdgcn_arg(const char *arg, bool *dma_narrow, bool *pingpong) {
+  static const char *const forms[] = {"amdgcn", "amdgcn,mcpu=gfx90a", "amdgcn,mcpu=gfx942"};
+  for (unsigned k = 0; arg && k < 3; k++) {
+    size_t len = strlen(forms[k]);
+    if (strncmp(arg, forms[k], len) == 0 && (!arg[len] || strcmp(arg + len, ",pingpong") == 0)) {
+      *dma_narrow = k == 2;
+      *pingpong = arg[len] != 0;
+      return true;
+    }
+  }
+  return false;
+}
+
+bool gac_amdgcn_lower_spirv(gac_module *m, const gac_amdgcn_options *options, gac_diag *diag) {
+  if (!options->mcpu || (strcmp(options->mcpu, "gfx90a") != 0 && strcmp(options->mcpu, "gfx942") != 0)) {
+    gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "amdgcn.mcpu",
+                 "%s: the AMDGCN path targets gfx90a (MI200) and gfx942 (MI300)",
+                 options->mcpu ? options->mcpu : "(none)");
+    return false;
+  }
+  char lowering[48];
+  snprintf(lowering, sizeof lowering, "amdgcn,mcpu=%s%s", options->mcpu, options->pingpong ? ",pingpong" : "");
+  return gac_gpu_lower_spirv(m, lowering, "amdgcn", diag);
+}

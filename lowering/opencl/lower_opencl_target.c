@@ -1,0 +1,138 @@
+/* The OpenCL target (--lower-async-copies=opencl[,strategy=S][,device=D]
+ * [,helpers=H]): the shared copy lowering (lower_async_copies.c) in the
+ * way the strategy names, queues as rings of events, waits as
+ * OpGroupWaitEvents (and a barrier after them, except for lines, whose
+ * events are real copies).
+ *
+ * auto         per copy, lines, cooperative or leader, as a device profile
+ *              (device=pocl-cpu, the default, or gpu) and the copy's shape
+ *              decide (copy_strategy.c: the rule and its measurements).
+ * late         a testing strategy: copies land only at the waits that cover
+ *              them, their destinations poisoned meanwhile (lower_late.c).
+ * helpers=auto|always|never (lines, cooperative, serial, leader, auto):
+ *              the copies of one class call one helper function per module
+ *              instead of an inlined loop each (copy_helpers.c); auto
+ *              inlines a copy alone in its class.
+ *
+ * The default is cooperative: it was faster than lines on PoCL over most
+ * shapes of bench/pocl (docs/LOWERING.md), and it is the one that spreads
+ * the work on a device whose work-items run in parallel. */
+#include <string.h>
+
+#include "lowering.h"
+#include "lower_target.h"
+#include "opencl_lowering.h"
+
+typedef struct opencl_lowering {
+  opencl_options options;
+  copy_helpers *helpers;
+} opencl_lowering;
+
+static opencl_lowering *state(const gac_lowering *L) { return (opencl_lowering *)L->target_state; }
+
+static lower_copy_way way_of(copy_kind kind) {
+  return kind == COPY_KIND_LINES ? LOWER_LINES : kind == COPY_KIND_LEADER ? LOWER_LEADER : LOWER_COOPERATIVE;
+}
+
+/* The way copy p goes: auto's choice for its shape, or the strategy's. */
+static lower_copy_way way(gac_lowering *L, const lower_copy_plan *p) {
+  const opencl_options *o = &state(L)->options;
+  switch (o->strategy) {
+  case OPENCL_AUTO: return way_of(copy_strategy_choose(o->device, p->line_bytes_known));
+  case OPENCL_LINES: return LOWER_LINES;
+  case OPENCL_SERIAL: return LOWER_SERIAL;
+  case OPENCL_LEADER: return LOWER_LEADER;
+  default: return LOWER_COOPERATIVE;
+  }
+}
+
+/* A copy helper's body (copy_helpers.c): the copy as it would be inlined. */
+static uint32_t helper_body(gac_lowering *L, const gac_async_copy *k, gac_block *entry, gac_block *exit, void *user) {
+  (void)user;
+  lower_copy_plan p = {.k = *k, .in_helper = true};
+  gac_builder b = gac_builder_at_end(L->m, &entry->insts);
+  lower_plan_copy(L, &b, &p);
+  return lower_copy(L, &p, entry, exit, way(L, &p));
+}
+
+/* Copies of a class through one helper: counted before any is lowered. */
+static void begin_copies(gac_lowering *L, gac_inst *const *copies, size_t n) {
+  opencl_lowering *O = state(L);
+  if (O->options.helpers == COPY_HELPERS_NEVER)
+    return;
+  O->helpers = copy_helpers_create(L, O->options.helpers, helper_body, NULL);
+  for (size_t c = 0; O->helpers && c < n; c++) {
+    gac_async_copy k;
+    if (gac_async_copy_decode(L->m, copies[c], &k))
+      copy_helpers_count(O->helpers, &k);
+  }
+}
+
+static bool copy_elsewhere(gac_lowering *L, gac_inst *copy, const gac_async_copy *k) {
+  return state(L)->helpers && copy_helpers_call(state(L)->helpers, copy, k);
+}
+
+/* After the waits of the ways whose events are not real copies: a barrier. */
+static bool finish(gac_lowering *L, lower_outcome outcome, gac_diag *diag) {
+  (void)diag;
+  if (outcome == LOWER_NO_COPIES)
+    return true;
+  copy_helpers_destroy(state(L)->helpers);
+  if (outcome == LOWER_COPIES_DONE && state(L)->options.strategy != OPENCL_LINES)
+    lower_barrier_after_waits(L);
+  return true;
+}
+
+static const lower_target opencl_target = {
+    .way = way,
+    .begin_copies = begin_copies,
+    .copy_elsewhere = copy_elsewhere,
+    .finish = finish,
+};
+
+static bool lower_late_module(gac_module *m, void *unused, gac_diag *diag) {
+  (void)unused;
+  return gac_lower_late(m, diag);
+}
+
+/* late: the whole module its own way (lower_late.c). */
+static const lower_target late_target = {.lower_module = lower_late_module};
+
+bool lower_opencl_copies(gac_module *m, const opencl_options *o, gac_diag *diag) {
+  opencl_lowering O = {.options = *o};
+  return lower_async_copies_for(m, o->strategy == OPENCL_LATE ? &late_target : &opencl_target, &O, diag);
+}
+
+static const struct {
+  const char *text;
+  int strategy, helpers, device; /* -1: not this option */
+} options[] = {
+    {"strategy=lines", OPENCL_LINES, -1, -1},         {"strategy=cooperative", OPENCL_COOPERATIVE, -1, -1},
+    {"strategy=serial", OPENCL_SERIAL, -1, -1},       {"strategy=late", OPENCL_LATE, -1, -1},
+    {"strategy=leader", OPENCL_LEADER, -1, -1},       {"strategy=auto", OPENCL_AUTO, -1, -1},
+    {"device=pocl-cpu", -1, -1, COPY_DEVICE_POCL_CPU}, {"device=gpu", -1, -1, COPY_DEVICE_GPU},
+    {"helpers=auto", -1, COPY_HELPERS_AUTO, -1},      {"helpers=always", -1, COPY_HELPERS_ALWAYS, -1},
+    {"helpers=never", -1, COPY_HELPERS_NEVER, -1},
+};
+
+bool lower_opencl_arg(const char *arg, opencl_options *o) {
+  *o = (opencl_options){.strategy = OPENCL_COOPERATIVE, .device = COPY_DEVICE_POCL_CPU, .helpers = COPY_HELPERS_AUTO};
+  if (!arg)
+    return true;
+  bool ok = strncmp(arg, "opencl", 6) == 0 && (arg[6] == 0 || arg[6] == ',');
+  for (const char *rest = arg + 6; ok && *rest == ',';) {
+    rest++;
+    size_t len = strcspn(rest, ","), i = 0;
+    while (i < sizeof options / sizeof *options && (strlen(options[i].text) != len || strncmp(options[i].text, rest, len)))
+      i++;
+    ok = i < sizeof options / sizeof *options;
+    if (ok && options[i].strategy >= 0)
+      o->strategy = (opencl_strategy)options[i].strategy;
+    if (ok && options[i].helpers >= 0)
+      o->helpers = (copy_helper_mode)options[i].helpers;
+    if (ok && options[i].device >= 0)
+      o->device = (copy_device)options[i].device;
+    rest += len;
+  }
+  return ok;
+}

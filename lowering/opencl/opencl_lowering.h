@@ -1,0 +1,26 @@
+/* The OpenCL target of the copy lowering (lower_target.h): copies in core
+ * SPIR-V any OpenCL device accepts, by the strategy asked for
+ * (docs/LOWERING.md). */
+#ifndef GAC_OPENCL_LOWERING_H
+#define GAC_OPENCL_LOWERING_H
+
+#include "copy_helpers.h"
+#include "copy_strategy.h"
+
+typedef enum opencl_strategy {
+  OPENCL_LINES, OPENCL_COOPERATIVE, OPENCL_SERIAL, OPENCL_LATE, OPENCL_LEADER, OPENCL_AUTO
+} opencl_strategy;
+
+typedef struct opencl_options {
+  opencl_strategy strategy;
+  copy_device device;       /* for auto */
+  copy_helper_mode helpers; /* lines, cooperative, serial, leader, auto */
+} opencl_options;
+
+/* opencl[,strategy=S][,device=D][,helpers=H] (NULL: the defaults) into o;
+ * false if arg is not such an argument. */
+bool lower_opencl_arg(const char *arg, opencl_options *o);
+/* --lower-async-copies=opencl... (lower_opencl_target.c). */
+bool lower_opencl_copies(gac_module *m, const opencl_options *o, gac_diag *diag);
+
+#endif

@@ -1,0 +1,77 @@
+/* The PTX target (--lower-async-copies=ptx[,sm=80|90], docs/PTX.md): the
+ * shared copy lowering, cooperative, with cp.async units and, on sm_90,
+ * bulk copies (lower_ptx_copies.c); the waits counted as cp.async groups
+ * and on mbarrier rings (lower_ptx_waits.c); warp-specialised functions
+ * prepared before and finished after (lower_ptx_warp_specialize.c); the
+ * proxy fences trimmed (lower_ptx_fence.c). Events are then dead: a copy's
+ * result is its Event operand. Also the SPIR-V half of --emit=ptx. */
+#include <string.h>
+
+#include "gac/pass.h"
+#include "gac/ptx.h"
+#include "lowering.h"
+#include "ptx_lowering.h"
+
+/* sm_90, a producer warp's copy: its bulk copies complete on the full
+ * mbarrier of the ring slot it fills. */
+static void plan(gac_lowering *L, gac_builder *b, const gac_inst *copy, lower_copy_plan *p) {
+  if (ptx_state(L)->sm90)
+    p->completes_on = lower_ptx_ws_full_slot(L, b, copy);
+}
+
+static bool finish(gac_lowering *L, lower_outcome outcome, gac_diag *diag) {
+  if (outcome == LOWER_NO_COPIES) {
+    lower_ptx_rings_free(L);
+    return lower_ptx_ws_finish(L, diag);
+  }
+  if (ptx_state(L)->sm90)
+    lower_ptx_fences(L);
+  bool ok = lower_ptx_ws_finish(L, diag);
+  lower_ptx_rings_free(L);
+  return ok;
+}
+
+static const lower_target ptx_target = {
+    .waits = &lower_ptx_waits,
+    .warp_specialize = true,
+    .core_copies = true,
+    .events_dead = true,
+    .whole_element_units = true,
+    .prepare = lower_ptx_ws_prepare,
+    .participants = lower_ptx_ws_participants,
+    .copy_run = lower_ptx_copy_run,
+    .plan = plan,
+    .before_units = lower_ptx_bulk_copy,
+    .opaque = lower_ptx_opaque,
+    .move_unit = lower_ptx_move_unit,
+    .finish = finish,
+};
+
+bool lower_ptx_copies(gac_module *m, unsigned sm, gac_diag *diag) {
+  ptx_lowering P = {.sm90 = sm == 90};
+  return lower_async_copies_for(m, &ptx_target, &P, diag);
+}
+
+bool lower_ptx_arg(const char *arg, unsigned *sm) {
+  *sm = arg && strcmp(arg, "ptx,sm=90") == 0 ? 90 : 80;
+  return arg && (strcmp(arg, "ptx") == 0 || strcmp(arg, "ptx,sm=80") == 0 || strcmp(arg, "ptx,sm=90") == 0);
+}
+
+bool gac_ptx_lower_spirv(gac_module *m, const gac_ptx_options *options, gac_diag *diag) {
+  if (options->sm != 80 && options->sm != 90) {
+    gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "ptx.sm", "sm_%u: the PTX path targets sm_80 and sm_90",
+                 options->sm);
+    return false;
+  }
+  if (options->warp_specialize) {
+    if (options->sm != 90) {
+      gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "ptx.warp-specialize",
+                   "warp-specialize: the producer warp's mbarrier handshakes need --sm=90");
+      return false;
+    }
+    /* Loops still annotated; those pipelined already keep their schedule. */
+    if (!gac_run_pass(m, "pipeline-loops", "warp-specialize", diag))
+      return false;
+  }
+  return gac_gpu_lower_spirv(m, options->sm == 90 ? "ptx,sm=90" : "ptx", "ptx", diag);
+}
