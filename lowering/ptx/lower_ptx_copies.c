@@ -41,12 +41,70 @@ enum { BULK_MIN_LINE = 256 };
  * 128-byte lines as bulk copies (the threshold lowered, as an experiment)
  * bench/cuda's warp-specialised SGEMM ran at 0.76x its cp.async producer. */
 
+/* Whether type t is or holds an event (through pointers, arrays, structs). */
+static bool holds_event(const gac_module *m, const gac_inst *t, unsigned depth) {
+  if (!t || depth > 8)
+    return false;
+  switch (t->opcode) {
+  case SpvOpTypeEvent:
+    return true;
+  case SpvOpTypePointer:
+    return holds_event(m, gac_def(m, gac_operand_word(t, 2)), depth + 1);
+  case SpvOpTypeArray:
+  case SpvOpTypeRuntimeArray:
+    return holds_event(m, gac_def(m, gac_operand_word(t, 1)), depth + 1);
+  case SpvOpTypeStruct:
+    for (unsigned k = 1; k < t->num_operands; k++)
+      if (holds_event(m, gac_def(m, gac_operand_word(t, k)), depth + 1))
+        return true;
+    return false;
+  default:
+    return false;
+  }
+}
+
+/* Whether no other function may wait on an event of f: no call in f takes
+ * an event or a pointer that may reach one (an event array), and f returns
+ * none. A global -> local bulk copy completes on its function's mbarrier
+ * ring, which only that function's waits wait on; cp.async groups are the
+ * work-item's own, which a wait in any function completes. So a copy
+ * whose event may be waited on elsewhere (returned by a helper, or passed
+ * to a helper that waits) takes cp.async units (random case 2411267/16167:
+ * a helper's bulk copy that its caller's wait never waited for). */
+static bool events_stay_in(const gac_module *m, const gac_function *f) {
+  gac_foreach_block(b, f) {
+    gac_foreach_inst(i, &b->insts) {
+      if (i->opcode == SpvOpReturnValue && holds_event(m, gac_value_type(m, gac_operand_word(i, 0)), 0))
+        return false;
+      if (i->opcode == SpvOpFunctionCall)
+        for (unsigned k = 3; k < i->num_operands; k++)
+          if (holds_event(m, gac_value_type(m, gac_operand_word(i, k)), 0))
+            return false;
+    }
+  }
+  return true;
+}
+
+/* Whether copy i copies global -> local (bulk stores complete on the
+ * work-item's own bulk groups, which every wait completes: lower_ptx_waits.c). */
+static bool loads_local(const gac_module *m, const gac_inst *i) {
+  gac_async_copy k;
+  if (gac_async_copy_decode(m, i, &k))
+    return lower_global_to_local(m, k.destination, k.source);
+  return i->opcode == SpvOpGroupAsyncCopy && lower_global_to_local(m, gac_operand_word(i, 3), gac_operand_word(i, 4));
+}
+
 /* Whether copy i (a GroupAsyncCopy2D2D/3D3D or core OpGroupAsyncCopy) may
  * become bulk copies on sm_90: its lines are known to be long enough, or
- * their length is known only at run time (then it is checked there). */
+ * their length is known only at run time (then it is checked there), and
+ * if it loads local memory, only its own function waits for it
+ * (events_stay_in). */
 bool lower_ptx_may_bulk(const gac_lowering *L, const gac_inst *i) {
   gac_async_copy k;
   uint64_t n, size, stride;
+  const gac_block *block = gac_inst_block(i);
+  if (block && !events_stay_in(L->m, block->function) && loads_local(L->m, i))
+    return false;
   if (gac_async_copy_decode(L->m, i, &k))
     return !lower_known(L, k.num_elements_per_line, &n) || !lower_known(L, k.num_bytes_per_element, &size) ||
            n * size >= BULK_MIN_LINE;
