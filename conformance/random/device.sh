@@ -19,7 +19,11 @@ run_batch() {
   batch=${base%%.*}.cl target=${base#*.}
   # resume.sh: a case that hangs or crashes the runner is reported (CRASH)
   # and the runner goes on from the next one.
-  ./resume.sh "${GAC_RANDOM_TIMEOUT:-120}" ./gac-random-cuda "$batch" "$ptx" --target "$target" --quiet > "$base.log" 2>&1
+  # a regression case (r*, regressions.txt) runs many times: some were races
+  repeat=1
+  case $batch in r*) repeat=${GAC_RANDOM_REGRESSION_REPEAT:-100} ;; esac
+  ./resume.sh "${GAC_RANDOM_TIMEOUT:-120}" ./gac-random-cuda "$batch" "$ptx" --target "$target" --repeat "$repeat" \
+    --quiet > "$base.log" 2>&1
   rc=$?
   grep "^FAIL\|^CRASH\|^     reproduce\|^BUILD-FAIL" "$base.log" | head -n 8
   line=$(grep "^random " "$base.log" | tail -n 1)
@@ -30,12 +34,15 @@ run_batch() {
   else
     sed 's/^random \([^ ]*\) .*: \([0-9]*\) cases, \([0-9]*\) passed, \([0-9]*\) failed/RESULT \1 \2 \3 \4/' <<<"$line" > "$base.result"
   fi
+  # counted apart from the campaign's cases
+  [ "$repeat" = 1 ] || sed -i 's/^RESULT \([^ ]*\)/RESULT \1-regressions/' "$base.result"
 }
 export -f run_batch
 # The driver's JIT compile of each batch's PTX dominates: GAC_RANDOM_JOBS
 # batches at once (default 8) share the GPU.
-ls b*.sm*.ptx 2> /dev/null | xargs -r -P "${GAC_RANDOM_JOBS:-8}" -I{} bash -c 'run_batch {}'
-cat b*.sm*.result >> results.txt 2> /dev/null
+ls [br]*.sm*.ptx 2> /dev/null | xargs -r -P "${GAC_RANDOM_JOBS:-8}" -I{} bash -c 'run_batch {}'
+# and the AMDGCN batches device_campaign.sh built and checked
+cat [br]*.sm*.result b*.gfx*.result >> results.txt 2> /dev/null
 printf "%-8s %8s %8s %8s\n" target cases passed failed
 awk '{ n[$2] += $3; p[$2] += $4; f[$2] += $5 } END { for (t in n) printf "%-8s %8d %8d %8d\n", t, n[t], p[t], f[t] }' results.txt | sort
 [ -s build-failures.txt ] && echo "batches gac could not build (here): $(wc -l < build-failures.txt)"

@@ -49,6 +49,8 @@ bool rt_common_option(rt_run_options *o, int argc, char **argv, int *i) {
     o->only = strtoull(argv[++*i], NULL, 10);
   } else if (strcmp(a, "--from") == 0 && *i + 1 < argc) {
     o->from = strtoull(argv[++*i], NULL, 10);
+  } else if (strcmp(a, "--repeat") == 0 && *i + 1 < argc) {
+    o->repeat = (unsigned)strtoul(argv[++*i], NULL, 10);
   } else if (strcmp(a, "--mutate") == 0) {
     o->mutate = true;
   } else if (strcmp(a, "--quiet") == 0) {
@@ -146,14 +148,22 @@ unsigned rt_drive(const rt_backend *be, const rt_run_options *o) {
       if (c->gbuf_used[g])
         got[g] = malloc(b.size[g]);
     char why[512] = "";
-    bool ok = be->run(be->self, c, &b, got, why, sizeof why);
-    unsigned buf = 0;
-    size_t off = 0;
-    if (ok && !rt_compare(c, &b, got, &buf, &off)) {
-      ok = false;
-      size_t region = c->region[buf];
-      snprintf(why, sizeof why, "%s[%zu] (group %zu, byte %zu): expected 0x%02x, got 0x%02x (initial 0x%02x)",
-               rt_gbuf_name(buf), off, off / region, off % region, b.want[buf][off], got[buf][off], b.init[buf][off]);
+    bool ok = true;
+    unsigned repeat = o->repeat ? o->repeat : 1, r;
+    for (r = 0; ok && r < repeat; r++) {
+      ok = be->run(be->self, c, &b, got, why, sizeof why);
+      unsigned buf = 0;
+      size_t off = 0;
+      if (ok && !rt_compare(c, &b, got, &buf, &off)) {
+        ok = false;
+        size_t region = c->region[buf];
+        snprintf(why, sizeof why, "%s[%zu] (group %zu, byte %zu): expected 0x%02x, got 0x%02x (initial 0x%02x)",
+                 rt_gbuf_name(buf), off, off / region, off % region, b.want[buf][off], got[buf][off], b.init[buf][off]);
+      }
+    }
+    if (!ok && repeat > 1) {
+      size_t len = strlen(why);
+      snprintf(why + len, sizeof why - len, " (run %u of %u)", r, repeat);
     }
     if (!ok && getenv("GAC_RANDOM_DIFF")) /* every differing range, for reading a failure */
       for (unsigned g = 0; g < RT_MAX_GBUF; g++)

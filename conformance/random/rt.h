@@ -191,6 +191,7 @@ typedef struct rt_run_options {
   const char *target, *batch;
   bool only_set, mutate, quiet;
   uint64_t only, from;
+  unsigned repeat; /* --repeat N: each case N times (a race shows rarely); 0 is 1 */
 } rt_run_options;
 /* Parses argv[i] if it is a common option (true; i advanced past its value). */
 bool rt_common_option(rt_run_options *o, int argc, char **argv, int *i);

@@ -1,7 +1,7 @@
 /* gac-random-cl: runs a batch of random async-copy kernels on an OpenCL
  * device (PoCL here) and compares every output buffer with the host model.
  *
- * Usage: gac-random-cl BATCH.cl (--bc BATCH.bc | --source) [--target NAME] [--only INDEX] [--from INDEX] [--mutate] [--quiet]
+ * Usage: gac-random-cl BATCH.cl (--bc BATCH.bc | --source) [--target NAME] [--only INDEX] [--from INDEX] [--repeat N] [--mutate] [--quiet]
  *   --bc: the batch lowered by gac and bridged to SPIR 1.2 bitcode
  *   (build_batch.sh); --source: BATCH.cl itself through
  *   clCreateProgramWithSource, as a host program gives it to the gac layer
@@ -85,7 +85,7 @@ int main(int argc, char **argv) {
       ro.batch = NULL, i = argc;
   }
   if (!ro.batch || (!bc) == !source) {
-    fprintf(stderr, "usage: gac-random-cl BATCH.cl (--bc BATCH.bc | --source) [--target NAME] [--only INDEX] [--from INDEX] "
+    fprintf(stderr, "usage: gac-random-cl BATCH.cl (--bc BATCH.bc | --source) [--target NAME] [--only INDEX] [--from INDEX] [--repeat N] "
                     "[--mutate] [--quiet]\n");
     return 2;
   }

@@ -3,7 +3,7 @@
  * output buffer with the host model. Needs no part of gac: device.sh builds
  * it on the GPU machine with gcc and -lcuda.
  *
- * Usage: gac-random-cuda BATCH.cl BATCH.ptx [--target NAME] [--only INDEX] [--from INDEX] [--mutate] [--quiet]
+ * Usage: gac-random-cuda BATCH.cl BATCH.ptx [--target NAME] [--only INDEX] [--from INDEX] [--repeat N] [--mutate] [--quiet]
  *
  * The launch ABI is the conformance runner's (conformance/gpu/runner.c,
  * docs/PTX.md): a __local kernel argument is a u64 byte offset into the
@@ -108,7 +108,7 @@ int main(int argc, char **argv) {
       ptx = argv[i];
   }
   if (!ro.batch || !ptx) {
-    fprintf(stderr, "usage: gac-random-cuda BATCH.cl BATCH.ptx [--target NAME] [--only INDEX] [--from INDEX] [--mutate] [--quiet]\n");
+    fprintf(stderr, "usage: gac-random-cuda BATCH.cl BATCH.ptx [--target NAME] [--only INDEX] [--from INDEX] [--repeat N] [--mutate] [--quiet]\n");
     return 2;
   }
   setvbuf(stdout, NULL, _IOLBF, 0); /* a hang still leaves the failures printed so far */

@@ -8,7 +8,7 @@
 # is packed in STAGE_DIR/ptx.tar.gz (about 1.5 MB per 100 cases and target). Then, with
 # STAGE_DIR inside the repository (build*/ is ignored, so carry it):
 #   run(command="bash build-rt/random-stage/device.sh", carry=["build-rt/random-stage"])
-# BATCHES 0 stages the sources and scripts alone, for device_campaign.sh,
+# GAC_RANDOM_FIRST=F stages batches F on. BATCHES 0 stages the sources and scripts alone, for device_campaign.sh,
 # which generates and builds the batches there with gac's packed toolchain
 # (pack_toolchain.sh; README.md, "On an NVIDIA GPU").
 set -uo pipefail
@@ -20,7 +20,9 @@ cp "$here"/rt.h "$here"/gen.c "$here"/emit.c "$here"/model.c "$here"/driver.c "$
 cp "$here/device.sh" "$here/device_campaign.sh" "$here/build_batch.sh" "$here/resume.sh" "$stage/"
 gen=$build/conformance/random/gac-random-gen
 : > "$stage/build-failures.txt"
-for ((b = 0; b < batches; b++)); do
+# GAC_RANDOM_FIRST=F: batches F .. F+BATCHES-1 (the rest of a campaign)
+first=${GAC_RANDOM_FIRST:-0}
+for ((b = first; b < first + batches; b++)); do
   "$gen" --noinline ${GAC_RANDOM_GEN_OPTS:-} "$seed" $((b * per)) "$per" "$stage/b$b.cl" || exit 1
   for t in $targets; do echo "$b $t"; done
 done | xargs -r -P "${JOBS:-$(nproc)}" -L 1 bash -c '
@@ -31,12 +33,26 @@ done | xargs -r -P "${JOBS:-$(nproc)}" -L 1 bash -c '
   else
     rm -f "'"$stage"'/b$b.$t.build.log"
   fi'
-rm -f "$stage"/b*.raised.spv "$stage"/b*.raised.spv.log
+# The regression cases (regressions.txt), one file each: r<SEED>-<INDEX>.cl
+if [ "${GAC_RANDOM_REGRESSIONS:-1}" != 0 ]; then
+  sed 's/#.*//' "$here/regressions.txt" | while read -r rseed rindex ropts; do
+    [ -n "$rseed" ] || continue
+    r=r$rseed-$rindex
+    # shellcheck disable=SC2086
+    "$gen" $ropts "$rseed" "$rindex" 1 "$stage/$r.cl" || exit 1
+    for t in $targets; do
+      "$here/build_batch.sh" "$build/tools" "$stage/$r.cl" "$t" "$stage/$r.$t" > "$stage/$r.$t.build.log" 2>&1 &&
+        rm -f "$stage/$r.$t.build.log" ||
+        { echo "$r $t: gac did not build it (log $r.$t.build.log)" >> "$stage/build-failures.txt"; rm -f "$stage/$r.$t.ptx"; }
+    done
+  done
+fi
+rm -f "$stage"/[br]*.raised.spv "$stage"/[br]*.raised.spv.log
 # PTX is large (about 6 MB for 100 cases and a target) and packs about 8:1;
 # the device carries 64 MiB: one archive, which device.sh unpacks.
 # BATCHES 0 stages sources and scripts only (device_campaign.sh builds there).
-if ls "$stage"/b*.ptx > /dev/null 2>&1; then
-  (cd "$stage" && tar czf ptx.tar.gz b*.ptx && rm -f b*.ptx)
+if ls "$stage"/[br]*.ptx > /dev/null 2>&1; then
+  (cd "$stage" && tar czf ptx.tar.gz [br]*.ptx && rm -f [br]*.ptx)
 fi
 echo "staged $batches batches of $per cases for: $targets in $stage ($(du -sh "$stage" | cut -f1))"
 [ -s "$stage/build-failures.txt" ] && { echo "gac build failures:"; cat "$stage/build-failures.txt"; }
