@@ -2,23 +2,25 @@
  * amdgcn, with its options), whose folder lowers the copies through the
  * shared lowering (common/lower_async_copies.c). This wrapper sits above
  * the targets, as the registry does: the shared lowering names none. */
-#include "gac/builder.h"
+#include "gac/amdgcn.h"
 #include "gac/pass.h"
+#include "gac/ptx.h"
 #include "lowering.h"
 #include "amdgcn_lowering.h"
 #include "opencl_lowering.h"
 #include "ptx_lowering.h"
 
+/* The target's copy lowering and its options, typed, from arg. */
 static bool lower_for_target(gac_module *m, const char *arg, gac_diag *diag) {
   opencl_options opencl;
-  unsigned sm;
-  bool dma_narrow, pingpong;
+  gac_ptx_options ptx = {0};
+  gac_amdgcn_options amdgcn = {0};
   if (lower_opencl_arg(arg, &opencl))
-    return lower_opencl_copies(m, &opencl, diag);
-  if (lower_ptx_arg(arg, &sm))
-    return lower_ptx_copies(m, sm, diag);
-  if (lower_amdgcn_arg(arg, &dma_narrow, &pingpong))
-    return lower_amdgcn_copies(m, dma_narrow, pingpong, diag);
+    return gac_lower_async_copies_with(m, lower_opencl_copies, &opencl, diag);
+  if (lower_ptx_arg(arg, &ptx))
+    return gac_lower_async_copies_with(m, lower_ptx_copies, &ptx, diag);
+  if (lower_amdgcn_arg(arg, &amdgcn))
+    return gac_lower_async_copies_with(m, lower_amdgcn_copies, &amdgcn, diag);
   gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "lower.argument",
                "--lower-async-copies=%s: expected opencl[,strategy=S][,device=D][,helpers=H] with S one of "
                "lines, cooperative, leader, auto, serial, late, D one of pocl-cpu, gpu (for auto) and H one of "
@@ -28,11 +30,4 @@ static bool lower_for_target(gac_module *m, const char *arg, gac_diag *diag) {
   return false;
 }
 
-bool gac_lower_async_copies(gac_module *m, const char *arg, gac_diag *diag) {
-  bool ok = lower_for_target(m, arg, diag);
-  /* What the lowering deleted (commits, waits, copies, markers) may have had
-   * a name, or other non-semantic instructions that use it. */
-  gac_remove_dangling_non_semantic(m);
-  gac_remove_dangling_names(m);
-  return ok;
-}
+bool gac_lower_async_copies(gac_module *m, const char *arg, gac_diag *diag) { return lower_for_target(m, arg, diag); }

@@ -11,14 +11,25 @@ bool gac_pipeline_loops(gac_module *m, const char *arg, gac_diag *diag);
 /* lower_late.c: --lower-async-copies=opencl,strategy=late (after validation). */
 bool gac_lower_late(gac_module *m, gac_diag *diag);
 
+/* A target's copy lowering, called with its typed options (the PTX
+ * target's: gac_ptx_options; AMDGCN's: gac_amdgcn_options), as the pass
+ * --lower-async-copies=ARG calls it once ARG is parsed. */
+typedef bool (*gac_copy_lowering)(gac_module *m, const void *options, gac_diag *diag);
+/* What --lower-async-copies does with a lowering chosen and its options
+ * typed (common/lower_async_copies.c): runs it, then removes the names and
+ * non-semantic instructions left on what it deleted. */
+bool gac_lower_async_copies_with(gac_module *m, gac_copy_lowering lower, const void *options, gac_diag *diag);
+
 /* common/gpu_lower_spirv.c: the SPIR-V half of the GPU paths (raising,
- * --lower-async-copies for the target, validation with a "<rule>.internal"
- * error when the lowering made the module invalid), what gac_emit_ptx and
- * gac_emit_amdgcn do before llvm-spirv-15; each target's entry checks its
- * options first (ptx/lower_ptx_target.c, amdgcn/lower_amdgcn_target.c). */
+ * the target's copy lowering with its options, validation with a
+ * "<rule>.internal" error when the lowering made the module invalid), what
+ * gac_emit_ptx and gac_emit_amdgcn do before llvm-spirv-15; each target's
+ * entry checks its options first (ptx/lower_ptx_target.c,
+ * amdgcn/lower_amdgcn_target.c) and hands them on typed. */
 struct gac_ptx_options;
 struct gac_amdgcn_options;
-bool gac_gpu_lower_spirv(gac_module *m, const char *lowering, const char *rule, gac_diag *diag);
+bool gac_gpu_lower_spirv(gac_module *m, gac_copy_lowering lower, const void *options, const char *rule,
+                         gac_diag *diag);
 bool gac_ptx_lower_spirv(gac_module *m, const struct gac_ptx_options *options, gac_diag *diag);
 bool gac_amdgcn_lower_spirv(gac_module *m, const struct gac_amdgcn_options *options, gac_diag *diag);
 

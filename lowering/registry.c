@@ -5,12 +5,8 @@
 
 #include "gac/check_async.h"
 #include "gac/pass.h"
+#include "gac/passes.h"
 #include "lowering.h"
-
-bool gac_remove_unused_imports(gac_module *m, const char *arg, gac_diag *diag);
-bool gac_sort_blocks(gac_module *m, const char *arg, gac_diag *diag);
-bool gac_split_event_selects(gac_module *m, const char *arg, gac_diag *diag);
-bool gac_specialize_generic_pointers(gac_module *m, const char *arg, gac_diag *diag);
 
 static const gac_pass_info passes[] = {
     {"remove-unused-imports",
@@ -67,14 +63,5 @@ const gac_pass_info *gac_pass_find(const char *name) {
 
 bool gac_run_pass(gac_module *m, const char *name, const char *arg, gac_diag *diag) {
   gac_pass_find(name)->run(m, arg, diag);
-  if (gac_diag_has_errors(diag))
-    return false;
-  if (m->bound > GAC_MAX_ID_BOUND) {
-    gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "module.id-bound",
-                 "--%s needs an id bound of %u, larger than SPIR-V's limit of %u: the module has too many ids "
-                 "for this pass",
-                 name, m->bound, GAC_MAX_ID_BOUND);
-    return false;
-  }
-  return true;
+  return gac_pass_succeeded(m, name, diag);
 }

@@ -5,6 +5,7 @@
 
 #include <spirv/unified1/spirv.h>
 
+#include "gac/pass.h"
 #include "internal.h"
 #include "spirv_tools.h"
 
@@ -68,6 +69,19 @@ bool gac_module_ids_fit(const gac_module *m, gac_diag *diag) {
   gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "module.id-bound",
                "the module needs an id bound of %u, larger than SPIR-V's limit of %u", m->bound, GAC_MAX_ID_BOUND);
   return false;
+}
+
+bool gac_pass_succeeded(gac_module *m, const char *name, gac_diag *diag) {
+  if (gac_diag_has_errors(diag))
+    return false;
+  if (m->bound > GAC_MAX_ID_BOUND) {
+    gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "module.id-bound",
+                 "--%s needs an id bound of %u, larger than SPIR-V's limit of %u: the module has too many ids "
+                 "for this pass",
+                 name, m->bound, GAC_MAX_ID_BOUND);
+    return false;
+  }
+  return true;
 }
 
 const gac_inst *gac_value_type(const gac_module *m, uint32_t id) {

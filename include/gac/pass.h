@@ -26,4 +26,9 @@ const gac_pass_info *gac_passes(void);
  * mistakes a module too big to write for an invalid one. */
 bool gac_run_pass(gac_module *m, const char *name, const char *arg, gac_diag *diag);
 
+/* After pass NAME ran on M, called directly (as passes call each other,
+ * without the registry): what gac_run_pass decides, true when it reported
+ * no error and M still fits SPIR-V's id bound (spirv/module.c). */
+bool gac_pass_succeeded(gac_module *m, const char *name, gac_diag *diag);
+
 #endif

@@ -18,10 +18,12 @@ typedef struct amdgcn_lowering {
 static inline amdgcn_lowering *amdgcn_state(const gac_lowering *L) { return (amdgcn_lowering *)L->target_state; }
 
 /* --lower-async-copies=amdgcn[,mcpu=gfx90a|gfx942][,pingpong]
- * (lower_amdgcn_target.c): whether arg is such an argument, and what it
- * asks; the lowering. */
-bool lower_amdgcn_arg(const char *arg, bool *dma_narrow, bool *pingpong);
-bool lower_amdgcn_copies(gac_module *m, bool dma_narrow, bool pingpong, gac_diag *diag);
+ * (lower_amdgcn_target.c): whether arg is such an argument, and its mcpu
+ * and pingpong in *o; the lowering, options a gac_amdgcn_options (a
+ * gac_copy_lowering: --emit=amdgcn hands its own options on). */
+struct gac_amdgcn_options;
+bool lower_amdgcn_arg(const char *arg, struct gac_amdgcn_options *o);
+bool lower_amdgcn_copies(gac_module *m, const void *options, gac_diag *diag);
 
 /* The waits: counted in vmcnt (lower_amdgcn_waits.c). */
 extern const lower_wait_emitter lower_amdgcn_waits;

@@ -21,20 +21,21 @@ static const lower_target amdgcn_target = {
     .unit_loop = lower_amdgcn_unit_loop,
 };
 
-bool lower_amdgcn_copies(gac_module *m, bool dma_narrow, bool pingpong, gac_diag *diag) {
-  amdgcn_lowering A = {.dma_narrow = dma_narrow, .pingpong = pingpong};
+/* gfx942 also has LDS-direct loads of 1 and 2 bytes. */
+bool lower_amdgcn_copies(gac_module *m, const void *options, gac_diag *diag) {
+  const gac_amdgcn_options *o = options;
+  amdgcn_lowering A = {.dma_narrow = o->mcpu && strcmp(o->mcpu, "gfx942") == 0, .pingpong = o->pingpong};
   return lower_async_copies_for(m, &amdgcn_target, &A, diag);
 }
 
-/* amdgcn[,mcpu=gfx90a|gfx942][,pingpong]: gfx942 also has LDS-direct
- * loads of 1 and 2 bytes. */
-bool lower_amdgcn_arg(const char *arg, bool *dma_narrow, bool *pingpong) {
+/* amdgcn[,mcpu=gfx90a|gfx942][,pingpong]; amdgcn alone is gfx90a. */
+bool lower_amdgcn_arg(const char *arg, gac_amdgcn_options *o) {
   static const char *const forms[] = {"amdgcn", "amdgcn,mcpu=gfx90a", "amdgcn,mcpu=gfx942"};
   for (unsigned k = 0; arg && k < 3; k++) {
     size_t len = strlen(forms[k]);
     if (strncmp(arg, forms[k], len) == 0 && (!arg[len] || strcmp(arg + len, ",pingpong") == 0)) {
-      *dma_narrow = k == 2;
-      *pingpong = arg[len] != 0;
+      o->mcpu = k == 2 ? "gfx942" : "gfx90a";
+      o->pingpong = arg[len] != 0;
       return true;
     }
   }
@@ -48,7 +49,5 @@ bool gac_amdgcn_lower_spirv(gac_module *m, const gac_amdgcn_options *options, ga
                  options->mcpu ? options->mcpu : "(none)");
     return false;
   }
-  char lowering[48];
-  snprintf(lowering, sizeof lowering, "amdgcn,mcpu=%s%s", options->mcpu, options->pingpong ? ",pingpong" : "");
-  return gac_gpu_lower_spirv(m, lowering, "amdgcn", diag);
+  return gac_gpu_lower_spirv(m, lower_amdgcn_copies, options, "amdgcn", diag);
 }

@@ -1,7 +1,7 @@
 /* The SPIR-V half of every GPU path, in libgac (no LLVM): raise builtin
  * calls, lower copies and queues for the target in SPIR-V, and check the
- * result, for the target the lowering argument names (each target's
- * gac_<target>_lower_spirv checks its options and calls this). The
+ * result, with the target's copy lowering and its typed options (each
+ * target's gac_<target>_lower_spirv checks its options and calls this). The
  * emission then bridges it to LLVM (lowering/llvm/bridge.c); the fuzz target
  * fuzz_lower_gpu runs this half alone, thousands of times a second. */
 #include <stdio.h>
@@ -36,10 +36,16 @@ static bool byval_is_private(const gac_module *m, const char *rule, gac_diag *di
   return ok;
 }
 
-bool gac_gpu_lower_spirv(gac_module *m, const char *lowering, const char *rule, gac_diag *diag) {
+bool gac_gpu_lower_spirv(gac_module *m, gac_copy_lowering lower, const void *options, const char *rule,
+                         gac_diag *diag) {
   char r[64];
-  if (!byval_is_private(m, rule, diag) || !gac_run_pass(m, "raise-async-copies", NULL, diag) ||
-      !gac_run_pass(m, "lower-async-copies", lowering, diag))
+  if (!byval_is_private(m, rule, diag))
+    return false;
+  gac_raise_async_copies(m, NULL, diag);
+  if (!gac_pass_succeeded(m, "raise-async-copies", diag))
+    return false;
+  gac_lower_async_copies_with(m, lower, options, diag);
+  if (!gac_pass_succeeded(m, "lower-async-copies", diag))
     return false;
   /* What goes to llvm-spirv-15 must be valid SPIR-V: a lowering bug shows
    * up here, named, rather than as a translator crash. (Any SPIR-V version

@@ -38,7 +38,7 @@
 #include "gac/async_copy.h"
 #include "gac/builder.h"
 #include "gac/async_pipeline.h"
-#include "gac/pass.h"
+#include "gac/passes.h"
 #include "gac/validate.h"
 #include "lower_target.h"
 #include "lowering.h"
@@ -504,7 +504,7 @@ bool lower_async_copies_for(gac_module *m, const lower_target *t, void *state, g
   if (count == 0) {
     if (t->finish && !t->finish(&L, LOWER_NO_COPIES, diag))
       return false;
-    gac_pass_find("remove-unused-imports")->run(m, NULL, diag);
+    gac_remove_unused_imports(m, NULL, diag);
     return queues;
   }
 
@@ -557,7 +557,15 @@ bool lower_async_copies_for(gac_module *m, const lower_target *t, void *state, g
   free(copies);
   if (t->finish)
     ok = t->finish(&L, ok ? LOWER_COPIES_DONE : LOWER_COPIES_FAILED, diag) && ok;
-  const gac_pass_info *cleanup = gac_pass_find("remove-unused-imports");
-  cleanup->run(m, NULL, diag);
+  gac_remove_unused_imports(m, NULL, diag);
+  return ok;
+}
+
+bool gac_lower_async_copies_with(gac_module *m, gac_copy_lowering lower, const void *options, gac_diag *diag) {
+  bool ok = lower(m, options, diag);
+  /* What the lowering deleted (commits, waits, copies, markers) may have had
+   * a name, or other non-semantic instructions that use it. */
+  gac_remove_dangling_non_semantic(m);
+  gac_remove_dangling_names(m);
   return ok;
 }

@@ -19,7 +19,7 @@
 #include <spirv/unified1/spirv.h>
 
 #include "gac/async_pipeline.h"
-#include "gac/pass.h"
+#include "gac/passes.h"
 #include "gac/validate.h"
 #include "lower_util.h"
 #include "lowering.h"
@@ -203,6 +203,6 @@ bool gac_lower_async_queues(gac_module *m, const char *arg, gac_diag *diag) {
   gac_lowering_init(&L, m);
   bool ok = true;
   gac_foreach_function(f, m) ok = lower_function(&L, f, diag) && ok;
-  gac_pass_find("remove-unused-imports")->run(m, NULL, diag);
+  gac_remove_unused_imports(m, NULL, diag);
   return ok;
 }

@@ -28,7 +28,7 @@
 #include "gac/async_copy.h"
 #include "gac/async_pipeline.h"
 #include "gac/builder.h"
-#include "gac/pass.h"
+#include "gac/passes.h"
 #include "gac/text.h"
 #include "check_async_internal.h"
 #include "internal.h"
@@ -556,6 +556,6 @@ bool gac_lower_late(gac_module *m, gac_diag *diag) {
   for (size_t k = 0; k < t.num_strings; k++)
     free(t.strings[k].text);
   free(t.strings);
-  gac_pass_find("remove-unused-imports")->run(m, NULL, diag);
+  gac_remove_unused_imports(m, NULL, diag);
   return ok;
 }

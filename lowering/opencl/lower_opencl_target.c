@@ -98,7 +98,8 @@ static bool lower_late_module(gac_module *m, void *unused, gac_diag *diag) {
 /* late: the whole module its own way (lower_late.c). */
 static const lower_target late_target = {.lower_module = lower_late_module};
 
-bool lower_opencl_copies(gac_module *m, const opencl_options *o, gac_diag *diag) {
+bool lower_opencl_copies(gac_module *m, const void *options, gac_diag *diag) {
+  const opencl_options *o = options;
   opencl_lowering O = {.options = *o};
   return lower_async_copies_for(m, o->strategy == OPENCL_LATE ? &late_target : &opencl_target, &O, diag);
 }

@@ -20,7 +20,8 @@ typedef struct opencl_options {
 /* opencl[,strategy=S][,device=D][,helpers=H] (NULL: the defaults) into o;
  * false if arg is not such an argument. */
 bool lower_opencl_arg(const char *arg, opencl_options *o);
-/* --lower-async-copies=opencl... (lower_opencl_target.c). */
-bool lower_opencl_copies(gac_module *m, const opencl_options *o, gac_diag *diag);
+/* --lower-async-copies=opencl... (lower_opencl_target.c); options is an
+ * opencl_options (a gac_copy_lowering). */
+bool lower_opencl_copies(gac_module *m, const void *options, gac_diag *diag);
 
 #endif

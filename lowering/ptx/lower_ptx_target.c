@@ -47,13 +47,13 @@ static const lower_target ptx_target = {
     .finish = finish,
 };
 
-bool lower_ptx_copies(gac_module *m, unsigned sm, gac_diag *diag) {
-  ptx_lowering P = {.sm90 = sm == 90};
+bool lower_ptx_copies(gac_module *m, const void *options, gac_diag *diag) {
+  ptx_lowering P = {.sm90 = ((const gac_ptx_options *)options)->sm == 90};
   return lower_async_copies_for(m, &ptx_target, &P, diag);
 }
 
-bool lower_ptx_arg(const char *arg, unsigned *sm) {
-  *sm = arg && strcmp(arg, "ptx,sm=90") == 0 ? 90 : 80;
+bool lower_ptx_arg(const char *arg, gac_ptx_options *o) {
+  o->sm = arg && strcmp(arg, "ptx,sm=90") == 0 ? 90 : 80;
   return arg && (strcmp(arg, "ptx") == 0 || strcmp(arg, "ptx,sm=80") == 0 || strcmp(arg, "ptx,sm=90") == 0);
 }
 
@@ -70,8 +70,9 @@ bool gac_ptx_lower_spirv(gac_module *m, const gac_ptx_options *options, gac_diag
       return false;
     }
     /* Loops still annotated; those pipelined already keep their schedule. */
-    if (!gac_run_pass(m, "pipeline-loops", "warp-specialize", diag))
+    gac_pipeline_loops(m, "warp-specialize", diag);
+    if (!gac_pass_succeeded(m, "pipeline-loops", diag))
       return false;
   }
-  return gac_gpu_lower_spirv(m, options->sm == 90 ? "ptx,sm=90" : "ptx", "ptx", diag);
+  return gac_gpu_lower_spirv(m, lower_ptx_copies, options, "ptx", diag);
 }

@@ -19,9 +19,11 @@ typedef struct ptx_lowering {
 static inline ptx_lowering *ptx_state(const gac_lowering *L) { return (ptx_lowering *)L->target_state; }
 
 /* --lower-async-copies=ptx[,sm=80|90] (lower_ptx_target.c): whether arg
- * is such an argument, and its sm; the lowering for sm. */
-bool lower_ptx_arg(const char *arg, unsigned *sm);
-bool lower_ptx_copies(gac_module *m, unsigned sm, gac_diag *diag);
+ * is such an argument, and its sm in *o; the lowering, options a
+ * gac_ptx_options (a gac_copy_lowering: --emit=ptx hands its own on). */
+struct gac_ptx_options;
+bool lower_ptx_arg(const char *arg, struct gac_ptx_options *o);
+bool lower_ptx_copies(gac_module *m, const void *options, gac_diag *diag);
 
 /* The waits as cp.async groups, and on sm_90 also on the rings
  * (lower_ptx_waits.c). */
