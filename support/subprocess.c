@@ -119,3 +119,7 @@ bool gac_spirv_to_bitcode(const uint32_t *words, size_t n, const char *tool, uns
   return ok;
 }
 
+const char *gac_gpu_path(const char *name, const char *fallback) {
+  const char *p = getenv(name);
+  return p && *p ? p : fallback;
+}

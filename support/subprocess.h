@@ -23,6 +23,10 @@ void gac_scratch_remove(const char *dir);
 bool gac_spirv_to_bitcode(const uint32_t *words, size_t n, const char *tool, unsigned char **bc, size_t *bc_size,
                           char **log);
 
+/* $name if set and not empty, else fallback: the GPU paths' tools and
+ * libraries ($GAC_LLD, $GAC_LIBCLC, ...). */
+const char *gac_gpu_path(const char *name, const char *fallback);
+
 /* OpenCL C -> SPIR-V 1.0 (support/opencl_c.c): clang_args are clang-15 -cc1's
  * arguments (triple, -cl-std, -O, -include, options, the source; NULL-ended)
  * without an output action; `freeze` is taken out between clang and

@@ -1,15 +1,15 @@
 /* gac_emit_amdgcn (include/gac/amdgcn.h): the SPIR-V half with the AMDGCN
  * lowering (lowering/common/gpu_lower_spirv.c), the bridge
- * (lowering/llvm/bridge.c), LLVM 19's AMDGPU backend
- * (llvm_amdgcn.c) and, for a code object, ld.lld-19 -shared, as clang's
- * HIP toolchain links one. */
+ * (lowering/llvm/bridge.c), LLVM 19's AMDGPU backend (llvm_amdgcn.c) in
+ * libgac-llvm.so, opened only now (lowering/llvm/llvm_library.h), and, for
+ * a code object, ld.lld-19 -shared, as clang's HIP toolchain links one. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "amdgcn_internal.h"
+#include "bridge.h"
+#include "llvm_library.h"
 #include "lowering.h"
-#include "llvm_gpu.h"
 #include "subprocess.h"
 
 /* object (an ELF relocatable) to a loadable code object in *out. */
@@ -43,13 +43,14 @@ bool gac_emit_amdgcn(gac_module *m, const gac_amdgcn_options *options, char **ou
   *size = 0;
   unsigned char *bitcode = NULL;
   size_t bitcode_size = 0;
-  if (!gac_amdgcn_lower_spirv(m, options, diag) ||
+  const gac_llvm_library *llvm = NULL;
+  if (!gac_amdgcn_lower_spirv(m, options, diag) || !(llvm = gac_llvm_library_open("amdgcn", diag)) ||
       !gac_gpu_bitcode(m, options->llvm_spirv, "amdgcn", &bitcode, &bitcode_size, diag))
     return false;
   bool object = options->output == GAC_AMDGCN_CODE_OBJECT;
   char *code = NULL;
   size_t code_size = 0;
-  bool ok = gac_amdgcn_from_bitcode(bitcode, bitcode_size, options, object, &code, &code_size, diag);
+  bool ok = llvm->amdgcn_from_bitcode(bitcode, bitcode_size, options, object, &code, &code_size, diag);
   free(bitcode);
   if (ok && object) {
     ok = link_code_object(options, code, code_size, out, size, diag);

@@ -1,11 +1,11 @@
 /* The bridge of every GPU path: the module the SPIR-V half lowered
  * (lowering/common/gpu_lower_spirv.c) to SPIR 1.2 bitcode with
- * llvm-spirv-15 -r (a subprocess, as the OpenCL layer does). docs/PTX.md
- * says why this route. */
+ * llvm-spirv-15 -r (a subprocess, as the OpenCL layer does), in libgac:
+ * no LLVM library is needed for it. docs/PTX.md says why this route. */
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "llvm_gpu.h"
+#include "bridge.h"
 #include "subprocess.h"
 
 bool gac_gpu_bitcode(const gac_module *m, const char *llvm_spirv, const char *rule, unsigned char **bitcode,

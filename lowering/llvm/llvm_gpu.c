@@ -199,11 +199,6 @@ bool gac_gpu_demangle(const char *mangled, char *name, size_t n, const char **pa
   return true;
 }
 
-const char *gac_gpu_path(const char *name, const char *fallback) {
-  const char *p = getenv(name);
-  return p && *p ? p : fallback;
-}
-
 static char *rule_name(const gac_gpu_target *t, const char *what, char *buf, size_t n) {
   snprintf(buf, n, "%s.%s", t->rule, what);
   return buf;

@@ -11,6 +11,7 @@
 #include <llvm-c/TargetMachine.h>
 
 #include "gac/diag.h"
+#include "subprocess.h" /* gac_gpu_path */
 
 typedef struct gac_gpu_target {
   const char *name;        /* in messages: "NVPTX", "AMDGPU" */
@@ -33,13 +34,6 @@ typedef struct gac_gpu_target {
   /* After default<O3>, before code generation (may be NULL). */
   void (*after_optimize)(LLVMModuleRef mod);
 } gac_gpu_target;
-
-/* Bridges a module the SPIR-V half lowered (gac_gpu_lower_spirv,
- * lowering/lowering.h) to SPIR 1.2 bitcode (*bitcode malloc'd) with
- * llvm-spirv-15 -r (bridge.c); errors are "<rule>.bridge". */
-#include "gac/module.h"
-bool gac_gpu_bitcode(const gac_module *m, const char *llvm_spirv, const char *rule, unsigned char **bitcode,
-                     size_t *size, gac_diag *diag);
 
 /* Parses the bitcode, retargets it (triple, data layout, address spaces,
  * calling conventions, local-pointer kernel parameters as offsets into one
@@ -96,8 +90,5 @@ bool gac_gpu_demangle(const char *mangled, char *name, size_t n, const char **pa
 
 /* LLVM's process-wide options, set once (llvm_gpu.c). */
 void gac_gpu_set_llvm_options(void);
-
-/* $name if set and not empty, else fallback. */
-const char *gac_gpu_path(const char *name, const char *fallback);
 
 #endif
