@@ -19,13 +19,14 @@ if [ "${1:-}" = --unpack ]; then
 fi
 [ $# -ge 5 ] || { echo "usage: device_campaign.sh TOOLCHAIN SEED FIRST BATCHES PER [TARGETS]" >&2; exit 2; }
 tc=$(cd "$1" && pwd) seed=$2 first=$3 batches=$4 per=$5 targets=${6:-sm80 sm90 sm90ws}
-for f in bin/gac-cc bin/llvm-spirv-15 llvm-15/bin/clang lib/libLLVM.so.19.1; do
+for f in bin/gac-cc bin/llvm-spirv-15 llvm-15/bin/clang lib/libLLVM.so.19.1 lib/libgac-llvm.so; do
   [ -e "$tc/$f" ] || { echo "device_campaign.sh: $tc/$f is missing: unpack both toolchain archives" >&2; exit 2; }
 done
 export LD_LIBRARY_PATH="$tc/lib:$tc/llvm-15/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export GAC_CLANG="$tc/llvm-15/bin/clang" GAC_LLVM_SPIRV="$tc/bin/llvm-spirv-15" \
   GAC_LLVM_SPIRV_FORWARD="$tc/bin/llvm-spirv-15" GAC_LIBDEVICE="$tc/lib/libdevice.10.bc" \
-  GAC_LIBCLC="$tc/lib/nvptx64--nvidiacl.bc" GAC_LIBCLC_AMDGCN="$tc/lib/amdgcn--amdhsa.bc" GAC_LLD="$tc/bin/ld.lld"
+  GAC_LIBCLC="$tc/lib/nvptx64--nvidiacl.bc" GAC_LIBCLC_AMDGCN="$tc/lib/amdgcn--amdhsa.bc" GAC_LLD="$tc/bin/ld.lld" \
+  GAC_LLVM_LIBRARY="$tc/lib/libgac-llvm.so"
 export PATH="$tc/bin:$PATH" # gac-isa-check runs llvm-objdump-19
 cd "$here"
 gcc -std=c17 -O2 -I src src/gen.c src/emit.c src/model.c src/driver.c src/gen_main.c -o gac-random-gen || exit 1

@@ -6,7 +6,7 @@
 # (about 12 s of CPU for 100 cases and one target, 80% of it LLVM 19).
 #
 # xz keeps the libraries under one call's carry (64 MiB) only in two halves:
-#   OUT_A/toolchain-a.tar.xz  gac-cc, LLVM 19, libz3, libdevice, libclc's
+#   OUT_A/toolchain-a.tar.xz  gac-cc, libgac-llvm.so, LLVM 19, libz3, libdevice, libclc's
 #                             NVPTX and AMDGCN builds, and for the AMDGCN
 #                             targets ld.lld, llvm-objdump and gac-isa-check (~36 MB)
 #   OUT_B/toolchain-b.tar.xz  clang-15 (and its OpenCL C headers),
@@ -33,6 +33,8 @@ resource=$("$clang" -print-resource-dir)
 
 mkdir -p "$tmp/a/bin" "$tmp/a/lib"
 cp "$build/tools/gac-cc" "$tmp/a/bin/"
+# gac-cc links no LLVM: its GPU emission opens libgac-llvm.so (docs/API.md)
+cp "$build/lowering/llvm/libgac-llvm.so" "$tmp/a/lib/"
 cp "$(readlink -f /usr/lib/llvm-19/lib/libLLVM.so.19.1)" "$tmp/a/lib/libLLVM.so.19.1"
 cp "$(so libz3.so.4)" "$tmp/a/lib/libz3.so.4"
 cp "${GAC_LIBDEVICE:-/usr/local/cuda/nvvm/libdevice/libdevice.10.bc}" "$tmp/a/lib/libdevice.10.bc"
