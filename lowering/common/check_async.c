@@ -593,7 +593,7 @@ static bool element_of(const checker *c, uint32_t ptr, uint32_t *var, uint32_t *
   bool ptr_chain = d->opcode == SpvOpPtrAccessChain || d->opcode == SpvOpInBoundsPtrAccessChain;
   uint64_t zero;
   if (!(chain && num_in_operands(d) == 2) &&
-      !(ptr_chain && num_in_operands(d) == 3 && ca_constant(c->m, in_operand(d, 1), &zero) && zero == 0))
+      !(ptr_chain && num_in_operands(d) == 3 && gac_constant_value(c->m, in_operand(d, 1), &zero) && zero == 0))
     return false;
   if (!is_function_variable(c->m, in_operand(d, 0)))
     return false;
@@ -611,7 +611,7 @@ static bool slot_of(const checker *c, uint32_t ptr, uint32_t *var, uint64_t *ind
     *index = 0;
     return true;
   }
-  return ca_constant(c->m, index_id, index);
+  return gac_constant_value(c->m, index_id, index);
 }
 
 static slot *find_slot(checker *c, uint32_t var, uint64_t index, bool add) {
@@ -771,7 +771,7 @@ static int buffer_index(checker *c, uint32_t root) {
   const gac_inst *element = pointee && pointee->opcode == SpvOpTypeArray ? gac_def(c->m, pointee->words[2]) : NULL;
   uint64_t length;
   if (element && (element->opcode == SpvOpTypeArray || element->opcode == SpvOpTypeStruct) &&
-      ca_constant(c->m, pointee->words[3], &length) && length >= 1 && length <= UINT32_MAX)
+      gac_constant_value(c->m, pointee->words[3], &length) && length >= 1 && length <= UINT32_MAX)
     b->versions = (uint32_t)length;
   return (int)c->nb++;
 }
@@ -782,12 +782,12 @@ static bool access_size(const checker *c, const gac_inst *at, uint32_t ptr, uint
   bool whole = at->opcode == SpvOpLoad || at->opcode == SpvOpStore || at->opcode == SpvOpCopyMemory ||
                (at->opcode >= SpvOpAtomicLoad && at->opcode <= SpvOpAtomicXor);
   const gac_inst *t = gac_value_type(c->m, ptr);
-  return whole && t && t->opcode == SpvOpTypePointer && ca_type_size(c->m, t->words[3], size);
+  return whole && t && t->opcode == SpvOpTypePointer && gac_type_size(c->m, t->words[3], GAC_SIZE_OBJECT, size);
 }
 
 static bool is_zero(const gac_module *m, uint32_t id) {
   uint64_t v;
-  return ca_constant(m, id, &v) && v == 0;
+  return gac_constant_value(m, id, &v) && v == 0;
 }
 
 /* The buffer and version a pointer points into. */
@@ -858,7 +858,8 @@ static place place_of(checker *c, uint32_t ptr, const gac_inst *at) {
       const gac_inst *rt = gac_value_type(c->m, c->buffers[p.buffer].root);
       const gac_inst *array = rt && rt->opcode == SpvOpTypePointer ? gac_def(c->m, rt->words[3]) : NULL;
       type = array && array->opcode == SpvOpTypeArray ? array->words[2] : 0;
-      p.followed = type && ca_type_size(c->m, type, &p.room) && ca_chain_offset(&r, s, first_index + 1, &type, &off);
+      p.followed = type && gac_type_size(c->m, type, GAC_SIZE_OBJECT, &p.room) &&
+                   ca_chain_offset(&r, s, first_index + 1, &type, &off);
     } else if (!at_root && p.followed && chain) {
       p.followed = ca_chain_offset(&r, s, first_index, &type, &off);
     } else if (!at_root && p.followed) { /* casts: the same address as another type */
@@ -942,10 +943,10 @@ static bool offsets_meet(const checker *c, const fact *f, const gac_inst *i, uns
   uint32_t theirs = copy_offset(c->m, f->copy, f->async_read);
   uint32_t mine = copy_offset(c->m, i, role == 1); /* a copy's accesses: 0 its Destination, 1 its Source */
   uint64_t a, b;
-  bool theirs_known = !theirs || ca_constant(c->m, theirs, &a);
+  bool theirs_known = !theirs || gac_constant_value(c->m, theirs, &a);
   if (!mine)
     return theirs_known;
-  return theirs == mine || (theirs && theirs_known && ca_constant(c->m, mine, &b) && a == b);
+  return theirs == mine || (theirs && theirs_known && gac_constant_value(c->m, mine, &b) && a == b);
 }
 
 static void evaluate(checker *c, const state *s, const gac_inst *i, unsigned role, enum access_kind kind,
@@ -976,7 +977,7 @@ static uint8_t bump(uint8_t x) { return x < POS_CAP ? (uint8_t)(x + 1) : x; }
 
 static void commit(checker *c, state *s, const gac_inst *i) {
   uint64_t q;
-  bool known_queue = ca_constant(c->m, i->words[GAC_PIPELINE_QUEUE_WORD], &q);
+  bool known_queue = gac_constant_value(c->m, i->words[GAC_PIPELINE_QUEUE_WORD], &q);
   uint32_t e = resolve_value(c, i->words[GAC_PIPELINE_VALUE_WORD], i);
   bool matched = false;
   for (unsigned k = 0; k < s->nf; k++) {
@@ -1009,7 +1010,7 @@ static void commit(checker *c, state *s, const gac_inst *i) {
 
 static void async_wait(checker *c, state *s, const gac_inst *i) {
   uint64_t q;
-  bool known_queue = ca_constant(c->m, i->words[GAC_PIPELINE_QUEUE_WORD], &q);
+  bool known_queue = gac_constant_value(c->m, i->words[GAC_PIPELINE_QUEUE_WORD], &q);
   /* A count that is not a constant by its range (clang merges wait(0, 1)
    * and wait(0, 0) of two branches into one wait of a select): complete
    * what every count completes, in flight what every count leaves. */
@@ -1043,7 +1044,8 @@ static uint32_t array_length(const checker *c, uint32_t var) {
   const gac_inst *t = gac_value_type(c->m, var);
   const gac_inst *a = t && t->opcode == SpvOpTypePointer ? gac_def(c->m, t->words[3]) : NULL;
   uint64_t n;
-  return a && a->opcode == SpvOpTypeArray && ca_constant(c->m, a->words[3], &n) && n <= UINT32_MAX ? (uint32_t)n : 0;
+  bool fits = a && a->opcode == SpvOpTypeArray && gac_constant_value(c->m, a->words[3], &n) && n <= UINT32_MAX;
+  return fits ? (uint32_t)n : 0;
 }
 
 /* The element a store or a wait's list names, when the checker sees every
@@ -1055,7 +1057,7 @@ static bool holder_of(checker *c, state *s, uint32_t ptr, uint32_t *var, gac_ver
   if (!element_of(c, ptr, var, &index) || *var >= c->m->bound || c->escaped[*var])
     return false;
   *len = array_length(c, *var);
-  if (!index || ca_constant(c->m, index, &k)) {
+  if (!index || gac_constant_value(c->m, index, &k)) {
     *at = (gac_version){true, {0, index ? (int64_t)k : 0}};
     *len = *len ? *len : UINT32_MAX; /* a constant index: compared as it is */
     return true;
@@ -1115,9 +1117,9 @@ static void wait_events(checker *c, state *s, const gac_inst *i) {
   enum { MAX_EVENTS = 16 };
   uint64_t count, first;
   uint32_t var, events[MAX_EVENTS];
-  if (ca_constant(c->m, in_operand(i, 1), &count) && count == 0)
+  if (gac_constant_value(c->m, in_operand(i, 1), &count) && count == 0)
     return; /* waits for no event */
-  bool known_count = ca_constant(c->m, in_operand(i, 1), &count) && count >= 1 && count <= MAX_EVENTS;
+  bool known_count = gac_constant_value(c->m, in_operand(i, 1), &count) && count >= 1 && count <= MAX_EVENTS;
   bool traced = known_count && slot_of(c, in_operand(i, 2), &var, &first);
   for (unsigned k = 0; traced && k < count; k++) {
     events[k] = slot_value(c, var, first + k, i);
@@ -1318,13 +1320,13 @@ static void forget_loop_values(checker *c, state *s, int l, unsigned from, unsig
 
 static gac_affine affine_value(const gac_module *m, uint32_t id, int64_t plus) {
   uint64_t v;
-  return ca_constant(m, id, &v) ? (gac_affine){0, (int64_t)v + plus} : (gac_affine){id, plus};
+  return gac_constant_value(m, id, &v) ? (gac_affine){0, (int64_t)v + plus} : (gac_affine){id, plus};
 }
 
 /* In a first iteration with constant start and bound, whether the exit test leaves (1), stays (0) or -1. */
 static int first_iteration_exit(const checker *c, const ca_loop *L) {
   uint64_t init, n;
-  if (!L->has_exit_test || !ca_constant(c->m, L->init, &init) || !ca_constant(c->m, L->bound, &n))
+  if (!L->has_exit_test || !gac_constant_value(c->m, L->init, &init) || !gac_constant_value(c->m, L->bound, &n))
     return -1;
   const gac_inst *t = gac_value_type(c->m, L->k);
   unsigned w = t && t->opcode == SpvOpTypeInt ? t->words[2] : 32;
@@ -1361,7 +1363,7 @@ static void rebase_constants(const checker *c, state *t, int l, uint64_t value) 
 
 /* id's value where s knows it: a constant, or an equality with one. */
 static bool known_value(const checker *c, const state *s, uint32_t id, uint64_t *value) {
-  if (ca_constant(c->m, id, value))
+  if (gac_constant_value(c->m, id, value))
     return true;
   gac_version v = resolve(s, (gac_version){true, {id, 0}});
   if (v.value.base || v.value.offset < 0)
@@ -1458,8 +1460,8 @@ static bool propagate(checker *c, state *states, const state *out, unsigned b, u
      * this edge impossible): the pipeline with no iteration. */
     uint64_t init, min;
     if (l == lb && !later && L->has_exit_test && L->exit_block == b && s == L->exit_target &&
-        (L->compare == SpvOpULessThan || L->compare == SpvOpSLessThan) && ca_constant(c->m, L->init, &init) &&
-        !ca_constant(c->m, L->bound, &min) &&
+        (L->compare == SpvOpULessThan || L->compare == SpvOpSLessThan) && gac_constant_value(c->m, L->init, &init) &&
+        !gac_constant_value(c->m, L->bound, &min) &&
         ca_guard_at_least(g, L->header, L->bound, L->compare == SpvOpSLessThan, &min)) {
       uint64_t last = init + (uint64_t)L->exit_offset;
       if (min > last) {
@@ -1528,7 +1530,7 @@ static bool propagate(checker *c, state *states, const state *out, unsigned b, u
     const ca_loop *L = &g->loops[ls];
     forget_loop_values(c, &t, ls, b, s, false);
     uint64_t init;
-    if (L->k && ca_constant(c->m, L->init, &init))
+    if (L->k && gac_constant_value(c->m, L->init, &init))
       rebase_constants(c, &t, ls, init);
     else if (L->k)
       add_alias(&t, L->k, affine_value(c->m, L->init, 0));
@@ -1703,9 +1705,10 @@ static void describe_path(const checker *c, const access *a, unsigned ctx, char 
     gac_foreach_inst(i, &c->cfg.blocks[b]->insts) {
       uint32_t op = gac_async_pipeline_op_of(c->m, i);
       uint64_t q;
-      avoid[b] |= i->opcode == SpvOpGroupWaitEvents ||
-                  (op == GAC_ASYNC_WAIT && w->queue != PENDING &&
-                   (!ca_constant(c->m, i->words[GAC_PIPELINE_QUEUE_WORD], &q) || q == w->queue) && i != w->kept_by);
+      avoid[b] |=
+          i->opcode == SpvOpGroupWaitEvents ||
+          (op == GAC_ASYNC_WAIT && w->queue != PENDING &&
+           (!gac_constant_value(c->m, i->words[GAC_PIPELINE_QUEUE_WORD], &q) || q == w->queue) && i != w->kept_by);
     }
   }
   int l = c->cfg.loop_of[a->block];
@@ -1757,7 +1760,7 @@ static void describe_group(const checker *c, const fact *f, char *out, size_t si
     uint64_t n;
     char name[48], count[24] = "?";
     ca_name(c->m, f->kept_by->result_id, name, sizeof name);
-    if (ca_constant(c->m, f->kept_by->words[GAC_PIPELINE_VALUE_WORD], &n))
+    if (gac_constant_value(c->m, f->kept_by->words[GAC_PIPELINE_VALUE_WORD], &n))
       snprintf(count, sizeof count, "%llu", (unsigned long long)n);
     snprintf(wait, sizeof wait, "AsyncWait %s (queue %u, in flight %s)", name, f->queue, count);
   }
@@ -2005,7 +2008,7 @@ static void scan_stores(checker *c) {
         }
         uint64_t constant;
         if (i->opcode == SpvOpStore && k == first) {
-          if (!index || ca_constant(c->m, index, &constant)) {
+          if (!index || gac_constant_value(c->m, index, &constant)) {
             slot *e = find_slot(c, var, index ? constant : 0, true);
             e->stores++;
             e->store = i;
@@ -2056,7 +2059,10 @@ static void check_function(checker *c, gac_function *f) {
   ca_check_pipes(c->m, f, c->opt, c->diag, c->counts, c->pipe_var);
   ca_cfg_build(&c->cfg, c->m, f);
   c->kernel = distinct_parameters(c->m, f->def->result_id, 0);
-  ca_local_size(c->m, f->def->result_id, c->local_size);
+  uint64_t local_size[3];
+  gac_local_size((gac_module *)c->m, f->def->result_id, GAC_LOCAL_SIZE_BOUND, local_size);
+  for (unsigned d = 0; d < 3; d++)
+    c->local_size[d] = (uint32_t)local_size[d];
   c->escaped = calloc(c->m->bound, sizeof *c->escaped);
   c->element_stores = calloc(c->m->bound ? c->m->bound : 1, sizeof *c->element_stores);
   if (!c->escaped || !c->element_stores)

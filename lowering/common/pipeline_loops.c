@@ -213,7 +213,6 @@ static bool find_loop(pipeliner *P) {
   return true;
 }
 
-static bool known(const pipeliner *P, uint32_t id, uint64_t *v) { return lower_known(&P->L, id, v); }
 
 static bool defined_in_loop(const pipeliner *P, uint32_t id) {
   gac_inst *d = gac_def(P->m, id);
@@ -232,7 +231,7 @@ static bool step_of(const pipeliner *P, uint32_t v, int64_t *c, uint32_t *unit, 
     *c = (int64_t)P->step, *unit = 0;
     return true;
   }
-  if (!defined_in_loop(P, v) || known(P, v, &k)) {
+  if (!defined_in_loop(P, v) || gac_constant_value(P->m, v, &k)) {
     *c = 0, *unit = 0;
     return true;
   }
@@ -253,7 +252,7 @@ static bool step_of(const pipeliner *P, uint32_t v, int64_t *c, uint32_t *unit, 
                    : gac_operand_word(next, 3) == v ? gac_operand_word(next, 2) : 0;
       if (!x || defined_in_loop(P, x))
         return false;
-      *c = known(P, x, &k) ? (int64_t)k : 1, *unit = known(P, x, &k) ? 0 : x;
+      *c = gac_constant_value(P->m, x, &k) ? (int64_t)k : 1, *unit = gac_constant_value(P->m, x, &k) ? 0 : x;
       return true;
     }
     return false;
@@ -273,18 +272,19 @@ static bool step_of(const pipeliner *P, uint32_t v, int64_t *c, uint32_t *unit, 
     *c = d->opcode == SpvOpIAdd ? ca + cb : ca - cb, *unit = ca ? ua : ub;
     return true;
   case SpvOpShiftLeftLogical:
-    if (!known(P, gac_operand_word(d, 3), &k) || k > 32 || !step_of(P, gac_operand_word(d, 2), &ca, &ua, depth + 1))
+    if (!gac_constant_value(P->m, gac_operand_word(d, 3), &k) || k > 32 ||
+        !step_of(P, gac_operand_word(d, 2), &ca, &ua, depth + 1))
       return false;
     *c = ca << k, *unit = ua;
     return true;
   case SpvOpIMul:
     for (unsigned side = 2; side <= 3; side++) {
       uint32_t other = gac_operand_word(d, side == 2 ? 3 : 2);
-      if (defined_in_loop(P, other) && !known(P, other, &k))
+      if (defined_in_loop(P, other) && !gac_constant_value(P->m, other, &k))
         continue;
       if (!step_of(P, gac_operand_word(d, side), &ca, &ua, depth + 1))
         return false;
-      if (known(P, other, &k))
+      if (gac_constant_value(P->m, other, &k))
         *c = ca * (int64_t)k, *unit = ua;
       else if (!ua)
         *c = ca, *unit = other;
@@ -320,23 +320,25 @@ static void find_overlap(pipeliner *P) {
       int64_t c;
       uint32_t unit;
       uint64_t lines, pitch;
-      if (!gac_async_copy_decode(P->m, i, &k) || !known(P, k.num_lines, &lines) ||
+      if (!gac_async_copy_decode(P->m, i, &k) || !gac_constant_value(P->m, k.num_lines, &lines) ||
           !step_of(P, k.source_offset, &c, &unit, 0) || c <= 0)
         continue;
       /* in lines: c x SourceLineLength, or a constant c elements of a constant pitch */
       for (const gac_inst *u = gac_def(P->m, unit); u && u->opcode == SpvOpIMul; u = gac_def(P->m, unit)) {
         uint64_t factor; /* c x (factor x L) = (c x factor) x L */
-        if (known(P, gac_operand_word(u, 2), &factor))
+        if (gac_constant_value(P->m, gac_operand_word(u, 2), &factor))
           unit = gac_operand_word(u, 3);
-        else if (known(P, gac_operand_word(u, 3), &factor))
+        else if (gac_constant_value(P->m, gac_operand_word(u, 3), &factor))
           unit = gac_operand_word(u, 2);
         else
           break;
         c *= (int64_t)factor;
       }
-      uint64_t step_lines = unit && unconverted(P, unit) == unconverted(P, k.source_line_length) ? (uint64_t)c
-                            : !unit && known(P, k.source_line_length, &pitch) && pitch && (uint64_t)c % pitch == 0
-                                ? (uint64_t)c / pitch : 0;
+      uint64_t step_lines =
+          unit && unconverted(P, unit) == unconverted(P, k.source_line_length) ? (uint64_t)c
+          : !unit && gac_constant_value(P->m, k.source_line_length, &pitch) && pitch && (uint64_t)c % pitch == 0
+              ? (uint64_t)c / pitch
+              : 0;
       if (step_lines && step_lines < lines) {
         P->overlap_copy = i, P->overlap_lines = lines - step_lines, P->overlap_of = lines;
         break;
@@ -361,11 +363,11 @@ static uint64_t constant_trips(pipeliner *P, unsigned h, const bool *body) {
       if (pred >= 0 && body[pred])
         back = gac_operand_word(phi, k);
       else
-        has_init = known(P, gac_operand_word(phi, k), &init);
+        has_init = gac_constant_value(P->m, gac_operand_word(phi, k), &init);
     }
     const gac_inst *add = gac_def(m, back);
     if (!has_init || !add || add->opcode != SpvOpIAdd || gac_operand_word(add, 2) != phi->result_id ||
-        !known(P, gac_operand_word(add, 3), &step) || !step)
+        !gac_constant_value(P->m, gac_operand_word(add, 3), &step) || !step)
       continue;
     /* The exit: a branch of the body on (counter or counter + step) vs a constant. */
     for (unsigned b = 0; b < P->cfg.num_blocks; b++) {
@@ -374,7 +376,7 @@ static uint64_t constant_trips(pipeliner *P, unsigned h, const bool *body) {
         continue;
       const gac_inst *cmp = gac_def(m, gac_operand_word(t, 0));
       int yes = gac_cfg_index(&P->cfg, gac_operand_word(t, 1));
-      if (!cmp || cmp->num_operands != 4 || !known(P, gac_operand_word(cmp, 3), &bound))
+      if (!cmp || cmp->num_operands != 4 || !gac_constant_value(P->m, gac_operand_word(cmp, 3), &bound))
         continue;
       uint32_t x = gac_operand_word(cmp, 2);
       if (x != phi->result_id && x != back)
@@ -428,7 +430,7 @@ static unsigned flops_of(const gac_module *m, const gac_inst *i) {
 static void find_intensity(pipeliner *P) {
   uint64_t size[3], copied = 0, flops = 0;
   const gac_cfg *c = &P->cfg;
-  if (!lower_known_local_size(P->m, P->f, size))
+  if (!gac_local_size(P->m, P->f->def->result_id, GAC_LOCAL_SIZE_EVERY_LAUNCH, size))
     return;
   uint64_t *times = malloc(c->num_blocks * sizeof *times);
   bool *body = calloc(c->num_blocks, sizeof *body);
@@ -457,9 +459,10 @@ static void find_intensity(pipeliner *P) {
       gac_async_copy k;
       uint64_t per, bpe, lines, planes = 1;
       if (P->stmts[s].async && gac_async_copy_decode(P->m, i, &k)) {
-        known_all = known(P, k.num_elements_per_line, &per) && known(P, k.num_bytes_per_element, &bpe) &&
-                    known(P, k.num_lines, &lines) &&
-                    (k.op != GAC_GROUP_ASYNC_COPY_3D3D || known(P, k.num_planes, &planes));
+        known_all = gac_constant_value(P->m, k.num_elements_per_line, &per) &&
+                    gac_constant_value(P->m, k.num_bytes_per_element, &bpe) &&
+                    gac_constant_value(P->m, k.num_lines, &lines) &&
+                    (k.op != GAC_GROUP_ASYNC_COPY_3D3D || gac_constant_value(P->m, k.num_planes, &planes));
         copied += known_all ? per * bpe * lines * planes * times[b] : 0;
       } else if (!P->stmts[s].async) {
         flops += (uint64_t)flops_of(P->m, i) * times[b];
@@ -516,8 +519,8 @@ static bool find_counter(pipeliner *P) {
     gac_inst *add = gac_def(m, back);
     uint64_t step;
     if (!P->iv && add && add->opcode == SpvOpIAdd && gac_def(m, phi->type_id)->opcode == SpvOpTypeInt &&
-        ((gac_operand_word(add, 2) == phi->result_id && known(P, gac_operand_word(add, 3), &step)) ||
-         (gac_operand_word(add, 3) == phi->result_id && known(P, gac_operand_word(add, 2), &step))) &&
+        ((gac_operand_word(add, 2) == phi->result_id && gac_constant_value(P->m, gac_operand_word(add, 3), &step)) ||
+         (gac_operand_word(add, 3) == phi->result_id && gac_constant_value(P->m, gac_operand_word(add, 2), &step))) &&
         step > 0 && step < (1u << 30)) {
       P->iv = phi, P->iv_type = phi->type_id, P->init = init, P->inc = back, P->step = step;
       continue;
@@ -943,7 +946,7 @@ static bool find_async(pipeliner *P) {
         if (st->wait)
           return fail(P, i, "Pipeline.AsyncStatement", "statement %u (async stage %u) waits twice; an async statement "
                       "waits once, for all its copies (chain their events)", s, st->stage);
-        if (!known(P, gac_operand_word(i, 1), &count) || count != 1)
+        if (!gac_constant_value(P->m, gac_operand_word(i, 1), &count) || count != 1)
           return fail(P, i, "Pipeline.AsyncStatement", "statement %u (async stage %u) waits for several events; "
                       "chain its copies on one event", s, st->stage);
         /* The pipelined code loads the event from the list: it must be one
@@ -1307,7 +1310,8 @@ static void emit_step(pipeliner *P, gac_block **cur, const gac_pipe_step *step, 
       unsigned s = act->statement;
       gac_builder b = gac_builder_at_end(m, &(*cur)->insts);
       uint64_t tv, stage = P->stmts[s].stage;
-      uint32_t j = known(P, t, &tv) ? iv_const(P, tv - stage) : op2(P, &b, SpvOpISub, t, iv_const(P, stage));
+      uint32_t j =
+          gac_constant_value(P->m, t, &tv) ? iv_const(P, tv - stage) : op2(P, &b, SpvOpISub, t, iv_const(P, stage));
       bool commits = a + 1 < step->num_actions && step->actions[a + 1].kind == GAC_PIPE_COMMIT &&
                      step->actions[a + 1].statement == s;
       uint32_t guard = guard_of(P, &b, g, (unsigned)stage);
@@ -1445,7 +1449,7 @@ static const char *ws_why_not(pipeliner *P, ws_plan *w, char *why, size_t len) {
   const gac_inst *ftype = gac_def(m, P->f->def->words[4]);
   if (!ftype || gac_def(m, ftype->words[2])->opcode != SpvOpTypeVoid)
     return "the function returns a value (the producer warp returns when its loop ends)";
-  if (!lower_known_local_size(m, P->f, size))
+  if (!gac_local_size(m, P->f->def->result_id, GAC_LOCAL_SIZE_EVERY_LAUNCH, size))
     return "the kernel has no reqd_work_group_size (the producer warp is added to a known size)";
   w->consumers = size[0] * size[1] * size[2];
   if (w->consumers % 32 || w->consumers + WS_PRODUCERS > 1024) {
@@ -1647,7 +1651,8 @@ static bool ws_assign_named_barrier(pipeliner *P, uint32_t *id) {
   uint32_t used = 1;
   gac_foreach_block(b, P->f) gac_foreach_inst(i, &b->insts) {
     uint64_t v;
-    if (gac_async_pipeline_op_of(P->m, i) == GAC_MUTEX && known(P, i->words[GAC_MUTEX_BARRIER_WORD], &v) && v < 32)
+    if (gac_async_pipeline_op_of(P->m, i) == GAC_MUTEX &&
+        gac_constant_value(P->m, i->words[GAC_MUTEX_BARRIER_WORD], &v) && v < 32)
       used |= 1u << v;
   }
   for (uint32_t k = 1; k < GAC_NAMED_BARRIERS; k++)
