@@ -7,6 +7,7 @@
 #include <spirv/unified1/spirv.h>
 
 #include "gac/async_copy.h"
+#include "gac/known.h"
 #include "gac/validate.h"
 #include "internal.h"
 
@@ -34,23 +35,6 @@ static void report(checker *c, const gac_inst *inst, const char *what, const cha
 }
 
 static const char *opname(const gac_inst *i) { return i ? gac_opcode_name(i->opcode) : "nothing"; }
-
-/* The value of an integer OpConstant/OpConstantNull, or false if not constant. */
-static bool constant_value(const checker *c, uint32_t id, uint64_t *value) {
-  const gac_inst *def = gac_def(c->m, id);
-  if (!def)
-    return false;
-  if (def->opcode == SpvOpConstantNull) {
-    *value = 0;
-    return true;
-  }
-  if (def->opcode != SpvOpConstant || def->num_words < 4)
-    return false;
-  *value = def->words[3];
-  if (def->num_words >= 5)
-    *value |= (uint64_t)def->words[4] << 32;
-  return true;
-}
 
 static void check_import_names(checker *c) {
   gac_foreach_inst(i, &c->m->sections[GAC_SECTION_EXT_INST_IMPORT]) {
@@ -128,8 +112,8 @@ static void check_event_operand(checker *c, const gac_inst *inst, const char *wh
 /* The cases the spec calls undefined, decidable when the operands are constants. */
 static void check_overlaps(checker *c, const gac_inst *inst, const char *what, const gac_async_copy *k) {
   uint64_t per_line = 0, lines = 0;
-  bool have_per_line = constant_value(c, k->num_elements_per_line, &per_line);
-  bool have_lines = constant_value(c, k->num_lines, &lines);
+  bool have_per_line = gac_constant_value(c->m, k->num_elements_per_line, &per_line);
+  bool have_lines = gac_constant_value(c->m, k->num_lines, &lines);
   const struct {
     const char *side;
     uint32_t line_length, plane_area;
@@ -137,14 +121,14 @@ static void check_overlaps(checker *c, const gac_inst *inst, const char *what, c
                 {"Destination", k->destination_line_length, k->destination_plane_area}};
   for (int s = 0; s < 2; s++) {
     uint64_t len, area, product;
-    bool have_len = constant_value(c, sides[s].line_length, &len);
+    bool have_len = gac_constant_value(c->m, sides[s].line_length, &len);
     if (have_len && have_per_line && len < per_line)
       report(c, inst, what, "GroupAsyncCopies.LineOverlap",
              "'%s Line Length' (%llu) is smaller than 'Num Elements Per Line' (%llu): lines overlap, "
              "which the spec leaves undefined",
              sides[s].side, (unsigned long long)len, (unsigned long long)per_line);
     if (k->op != GAC_GROUP_ASYNC_COPY_3D3D || !have_len || !have_lines ||
-        !constant_value(c, sides[s].plane_area, &area))
+        !gac_constant_value(c->m, sides[s].plane_area, &area))
       continue;
     bool overflow = __builtin_mul_overflow(lines, len, &product);
     if (overflow || area < product)

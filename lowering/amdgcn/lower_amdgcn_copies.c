@@ -19,15 +19,15 @@ enum { WAVE = 64, WAVE_MAX = 1024 / 64 }; /* lanes of a CDNA wave; waves of the 
  * may move the copy through registers (gfx90a, elements of 1 or 2 bytes). */
 static uint32_t dma_per_wave(gac_lowering *L, const gac_function *f, const gac_async_copy *k) {
   uint64_t per_line, bpe, lines, planes = 1, size[3];
-  if (!lower_known(L, k->num_elements_per_line, &per_line) || !lower_known(L, k->num_bytes_per_element, &bpe) ||
-      !lower_known(L, k->num_lines, &lines) ||
-      (k->op == GAC_GROUP_ASYNC_COPY_3D3D && !lower_known(L, k->num_planes, &planes)))
+  if (!gac_constant_value(L->m, k->num_elements_per_line, &per_line) ||
+      !gac_constant_value(L->m, k->num_bytes_per_element, &bpe) || !gac_constant_value(L->m, k->num_lines, &lines) ||
+      (k->op == GAC_GROUP_ASYNC_COPY_3D3D && !gac_constant_value(L->m, k->num_planes, &planes)))
     return 0;
   /* Without a required size, a work-group has at most 1024 work-items (the
    * kernels' amdgpu-flat-work-group-size, lowering/amdgcn): 16 waves, each
    * issuing at least chunks / 16 loads. */
   uint64_t waves = WAVE_MAX;
-  if (lower_known_local_size(L->m, f, size))
+  if (gac_local_size(L->m, f->def->result_id, GAC_LOCAL_SIZE_EVERY_LAUNCH, size))
     waves = (size[0] * size[1] * size[2] + WAVE - 1) / WAVE;
   if ((bpe % 4 != 0 && !amdgcn_state(L)->dma_narrow) || !waves)
     return 0;

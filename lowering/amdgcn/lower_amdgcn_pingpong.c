@@ -147,8 +147,8 @@ static const char *refuse(gac_lowering *L, const loop_scan *s, uint64_t items) {
   }
   if (s->waits != 1)
     return "the loop has more than one wait";
-  if (!lower_known(L, s->wait->words[GAC_PIPELINE_QUEUE_WORD], &q) ||
-      !lower_known(L, s->wait->words[GAC_PIPELINE_VALUE_WORD], &n))
+  if (!gac_constant_value(L->m, s->wait->words[GAC_PIPELINE_QUEUE_WORD], &q) ||
+      !gac_constant_value(L->m, s->wait->words[GAC_PIPELINE_VALUE_WORD], &n))
     return "its wait's queue or count is not a constant";
   if (n == 0)
     return "its wait leaves no group in flight (2 stages): with the halves a cluster apart a tile must be complete a "
@@ -202,7 +202,9 @@ void lower_amdgcn_pingpong(gac_lowering *L, gac_function *f, bool *tighten) {
   gac_cfg cfg;
   if (!f->first_block || !gac_cfg_build(&cfg, m, f))
     return;
-  uint64_t size[3], items = lower_known_local_size(m, f, size) ? size[0] * size[1] * size[2] : 0;
+  uint64_t size[3], items = 0;
+  if (gac_local_size(m, f->def->result_id, GAC_LOCAL_SIZE_EVERY_LAUNCH, size))
+    items = size[0] * size[1] * size[2];
   bool *body = calloc(cfg.num_blocks, sizeof *body), *claimed = calloc(cfg.num_blocks, sizeof *claimed);
   unsigned found = 0, headers[32];
   loop_scan scans[32];

@@ -168,7 +168,7 @@ static void step(gac_lowering *L, const lower_wait_emitter *E, const module_fact
   const gac_module *m = L->m;
   uint32_t op = gac_async_pipeline_op_of(m, i);
   uint64_t q;
-  if (op == GAC_ASYNC_COMMIT && lower_known(L, i->words[GAC_PIPELINE_QUEUE_WORD], &q)) {
+  if (op == GAC_ASYNC_COMMIT && gac_constant_value(L->m, i->words[GAC_PIPELINE_QUEUE_WORD], &q)) {
     uint32_t weight = 1;
     if (E->issued)
       weight = pad && q < PAD_QUEUES && commits_nothing(m, i) ? pad->k[q] : h->pending;
@@ -210,10 +210,10 @@ static uint32_t count_for(uint64_t q, uint64_t n, const history *h) {
 static void wait_counts(const gac_lowering *L, lower_wait *w, const history *h, bool tighten) {
   uint64_t q, n;
   uint32_t in_flight = w->inst->words[GAC_PIPELINE_VALUE_WORD];
-  if (!lower_known(L, w->inst->words[GAC_PIPELINE_QUEUE_WORD], &q))
+  if (!gac_constant_value(L->m, w->inst->words[GAC_PIPELINE_QUEUE_WORD], &q))
     return;
   w->queue = (uint32_t)q;
-  if (lower_known(L, in_flight, &n)) {
+  if (gac_constant_value(L->m, in_flight, &n)) {
     w->count = count_for(q, tighten && n ? n - 1 : n, h); /* one group more */
     w->n = (uint32_t)n;
     return;
@@ -226,7 +226,7 @@ static void wait_counts(const gac_lowering *L, lower_wait *w, const history *h, 
   unsigned distinct = 0;
   for (unsigned k = first; k < def->num_operands; k += step) {
     uint32_t v = gac_operand_word(def, k);
-    if (!lower_known(L, v, &n))
+    if (!gac_constant_value(L->m, v, &n))
       return;
     if ((distinct == 0 || values[0] != v) && (distinct < 2 || values[1] != v)) {
       if (distinct == 2)
@@ -236,12 +236,12 @@ static void wait_counts(const gac_lowering *L, lower_wait *w, const history *h, 
   }
   if (distinct == 0)
     return;
-  lower_known(L, values[0], &n);
+  gac_constant_value(L->m, values[0], &n);
   w->count = count_for(q, n, h);
   w->n = (uint32_t)n;
   if (distinct == 2) {
     w->split = values[0];
-    lower_known(L, values[1], &n);
+    gac_constant_value(L->m, values[1], &n);
     w->count2 = count_for(q, n, h);
     w->n2 = (uint32_t)n;
   }
@@ -319,7 +319,7 @@ static bool find_pads(gac_lowering *L, const lower_wait_emitter *E, const module
     gac_foreach_inst(i, &blocks[k]->insts) {
       uint64_t q;
       if (gac_async_pipeline_op_of(L->m, i) == GAC_ASYNC_COMMIT && !commits_nothing(L->m, i) &&
-          lower_known(L, i->words[GAC_PIPELINE_QUEUE_WORD], &q) && q < PAD_QUEUES && in[k].reached) {
+          gac_constant_value(L->m, i->words[GAC_PIPELINE_QUEUE_WORD], &q) && q < PAD_QUEUES && in[k].reached) {
         pad->differ[q] |= pad->seen[q] && pad->k[q] != h.pending;
         pad->k[q] = h.pending;
         pad->seen[q] = true;
@@ -368,7 +368,8 @@ static void lower_function(gac_lowering *L, const lower_wait_emitter *E, const m
       uint64_t q;
       if (op == GAC_ASYNC_WAIT)
         wait_counts(L, &w, &h, tighten && tighten[i->result_id]);
-      if (op == GAC_ASYNC_COMMIT && lower_known(L, i->words[GAC_PIPELINE_QUEUE_WORD], &q) && q < LOWER_WAIT_ANY)
+      if (op == GAC_ASYNC_COMMIT && gac_constant_value(L->m, i->words[GAC_PIPELINE_QUEUE_WORD], &q) &&
+          q < LOWER_WAIT_ANY)
         w.queue = (uint32_t)q;
       if (E->issued && op == GAC_ASYNC_COMMIT && commits_nothing(m, i) && w.queue < PAD_QUEUES)
         w.count = pad.k[w.queue]; /* the loads it is padded with */

@@ -269,7 +269,7 @@ uint32_t lower_cooperative(gac_lowering *L, lower_copy_plan *p, gac_block *pre, 
    * asks (OpenCL aligns every element to its size), so no byte path; its
    * widest unit still goes where elements are wider. */
   uint64_t bpe = 0;
-  bool element_unit = T->whole_element_units && lower_known(L, k->num_bytes_per_element, &bpe) &&
+  bool element_unit = T->whole_element_units && gac_constant_value(L->m, k->num_bytes_per_element, &bpe) &&
                       (bpe == 4 || bpe == 8 || bpe == 16);
   for (unsigned i = serial ? 3 : 0; i < 4 && candidates[i] && !p->empty; i++) {
     unsigned w = candidates[i];
@@ -327,7 +327,8 @@ void lower_plan_copy(gac_lowering *L, gac_builder *b, lower_copy_plan *p) {
   p->empty = lower_known_zero(L, p->k.num_elements_per_line) || lower_known_zero(L, p->k.num_bytes_per_element) ||
              lower_known_zero(L, p->k.num_lines) || lower_known_zero(L, p->k.num_planes);
   uint64_t per_line, bpe;
-  if (lower_known(L, p->k.num_elements_per_line, &per_line) && lower_known(L, p->k.num_bytes_per_element, &bpe))
+  if (gac_constant_value(L->m, p->k.num_elements_per_line, &per_line) &&
+      gac_constant_value(L->m, p->k.num_bytes_per_element, &bpe))
     p->line_bytes_known = per_line * bpe;
 }
 
@@ -373,7 +374,9 @@ static size_t count_core_copies(gac_module *m, gac_inst **out) {
 bool lower_core_copy_as_2d(gac_lowering *L, const gac_inst *i, gac_async_copy *k, gac_diag *diag) {
   gac_module *m = L->m;
   const gac_inst *type = gac_value_type(m, gac_operand_word(i, 3));
-  uint64_t size = type && type->opcode == SpvOpTypePointer ? lower_element_size(m, type->words[3]) : 0;
+  uint64_t size = 0;
+  if (type && type->opcode == SpvOpTypePointer)
+    gac_type_size(m, type->words[3], GAC_SIZE_ELEMENT, &size);
   if (!size) {
     gac_diag_add(diag, GAC_ERROR, i->offset, i->result_id, "lower.element",
                  "OpGroupAsyncCopy: this lowering copies scalars and vectors only");
@@ -396,7 +399,7 @@ bool lower_core_copy_as_2d(gac_lowering *L, const gac_inst *i, gac_async_copy *k
   k->num_bytes_per_element = gac_constant_int(m, L->size_type, size);
   uint32_t n = gac_operand_word(i, 5), stride = gac_operand_word(i, 6);
   uint64_t known;
-  if (lower_known(L, stride, &known) && known == 1) {
+  if (gac_constant_value(L->m, stride, &known) && known == 1) {
     k->num_elements_per_line = n;
     k->num_lines = L->one;
     k->source_line_length = k->destination_line_length = n;

@@ -151,7 +151,7 @@ static bool lower_function(gac_lowering *L, gac_function *f, gac_diag *diag) {
         continue;
       count++;
       uint64_t n;
-      if (op == GAC_ASYNC_WAIT && lower_known(L, i->words[GAC_PIPELINE_VALUE_WORD], &n))
+      if (op == GAC_ASYNC_WAIT && gac_constant_value(L->m, i->words[GAC_PIPELINE_VALUE_WORD], &n))
         largest = n > largest ? n : largest;
       else if (op == GAC_ASYNC_WAIT)
         runtime = true;
@@ -176,7 +176,7 @@ static bool lower_function(gac_lowering *L, gac_function *f, gac_diag *diag) {
   for (size_t k = 0; k < n && ok; k++) {
     gac_inst *i = insts[k];
     uint64_t number;
-    if (!lower_known(L, i->words[GAC_PIPELINE_QUEUE_WORD], &number) || F.num_queues == MAX_QUEUES) {
+    if (!gac_constant_value(L->m, i->words[GAC_PIPELINE_QUEUE_WORD], &number) || F.num_queues == MAX_QUEUES) {
       gac_diag_add(diag, GAC_ERROR, i->offset, 0, "lower.queue", "cannot lower: the queue is not a constant, or "
                    "the function uses more than %d queues (run --validate)", MAX_QUEUES);
       ok = false;

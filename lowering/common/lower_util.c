@@ -1,5 +1,5 @@
 /* Helpers shared by the lowering passes: arithmetic on the size type,
- * constants known at compile time, counted loops. */
+ * counted loops, the work-item's index in its group. */
 #include <string.h>
 
 #include <spirv/unified1/spirv.h>
@@ -19,22 +19,9 @@ uint32_t lower_add(const gac_lowering *L, gac_builder *b, uint32_t x, uint32_t y
   return lower_op2(b, SpvOpIAdd, L->size_type, x, y);
 }
 
-/* The value of an integer OpConstant (or OpConstantNull), if id is one. */
-bool lower_known(const gac_lowering *L, uint32_t id, uint64_t *value) {
-  gac_inst *def = gac_def(L->m, id);
-  if (def && def->opcode == SpvOpConstantNull) {
-    *value = 0;
-    return true;
-  }
-  if (!def || def->opcode != SpvOpConstant || def->num_words < 4)
-    return false;
-  *value = def->words[3] | (def->num_words > 4 ? (uint64_t)def->words[4] << 32 : 0);
-  return true;
-}
-
 bool lower_known_zero(const gac_lowering *L, uint32_t id) {
   uint64_t v;
-  return lower_known(L, id, &v) && v == 0;
+  return gac_constant_value(L->m, id, &v) && v == 0;
 }
 
 /* x, or 1 where x is 0: a divisor that cannot be zero. The loops that
@@ -174,59 +161,6 @@ static void builtin_components(gac_lowering *L, gac_builder *b, uint32_t builtin
     out[i] = gac_build_ops(b, SpvOpCompositeExtract, L->size_type, GAC_NEW_ID, GAC_ID(value), GAC_LIT(i))->result_id;
 }
 
-/* Whether id is an entry point, and its LocalSize execution mode (OpenCL's
- * reqd_work_group_size) if it has one. */
-static bool entry_point(gac_module *m, uint32_t id, bool *has_size, uint64_t size[3]) {
-  bool entry = false;
-  *has_size = false;
-  gac_foreach_inst(i, &m->sections[GAC_SECTION_ENTRY_POINT]) entry |= i->num_words > 2 && i->words[2] == id;
-  gac_foreach_inst(i, &m->sections[GAC_SECTION_EXECUTION_MODE]) {
-    if (i->opcode == SpvOpExecutionMode && i->num_words >= 6 && i->words[1] == id &&
-        i->words[2] == SpvExecutionModeLocalSize) {
-      for (unsigned d = 0; d < 3; d++)
-        size[d] = i->words[3 + d];
-      *has_size = size[0] && size[1] && size[2];
-    }
-  }
-  return entry;
-}
-
-static bool called(gac_module *m, uint32_t id) {
-  for (gac_operand *u = gac_first_use(m, id); u; u = u->next_use)
-    if (u->inst->opcode == SpvOpFunctionCall)
-      return true;
-  return false;
-}
-
-/* The work-group size of every launch that runs f, where it is a constant:
- * f is a kernel with a required size that no function calls, or a function
- * called only from such kernels, all with the same size (llvm-spirv-15 makes
- * each kernel an entry-point wrapper that calls the kernel's body). Then
- * the copies' shares divide by a constant. */
-bool lower_known_local_size(gac_module *m, const gac_function *f, uint64_t size[3]) {
-  uint32_t fid = f->def->result_id;
-  bool has_size, known = false;
-  if (entry_point(m, fid, &has_size, size)) {
-    if (!has_size || called(m, fid))
-      return false;
-    return true;
-  }
-  for (gac_operand *u = gac_first_use(m, fid); u; u = u->next_use) {
-    if (u->inst->opcode != SpvOpFunctionCall)
-      continue;
-    gac_block *blk = gac_inst_block(u->inst);
-    uint64_t caller[3];
-    if (!blk || !entry_point(m, blk->function->def->result_id, &has_size, caller) || !has_size ||
-        called(m, blk->function->def->result_id))
-      return false;
-    if (known && (caller[0] != size[0] || caller[1] != size[1] || caller[2] != size[2]))
-      return false;
-    memcpy(size, caller, sizeof caller);
-    known = true;
-  }
-  return known;
-}
-
 /* The work-item's linear index in the group, and the group's size. */
 static void linear_local_id(gac_lowering *L, gac_builder *b, const gac_function *f, uint32_t *id, uint32_t *size);
 
@@ -240,7 +174,7 @@ static void linear_local_id(gac_lowering *L, gac_builder *b, const gac_function 
   uint32_t l[3], s[3];
   uint64_t known[3];
   builtin_components(L, b, SpvBuiltInLocalInvocationId, l);
-  if (f && lower_known_local_size(L->m, f, known)) {
+  if (f && gac_local_size(L->m, f->def->result_id, GAC_LOCAL_SIZE_EVERY_LAUNCH, known)) {
     for (unsigned d = 0; d < 3; d++)
       s[d] = gac_constant_int(L->m, L->size_type, known[d]);
     uint32_t sxy = gac_constant_int(L->m, L->size_type, known[0] * known[1]);
@@ -268,15 +202,6 @@ void lower_call(gac_lowering *L, gac_builder *b, const char *name, unsigned n, c
   for (unsigned i = 0; i < n && i < 7; i++)
     ops[i + 1] = GAC_ID(args[i]);
   gac_build(b, SpvOpFunctionCall, void_type, GAC_NEW_ID, ops, n + 1);
-}
-
-uint64_t lower_element_size(const gac_module *m, uint32_t type) {
-  const gac_inst *t = gac_def(m, type);
-  if (t && (t->opcode == SpvOpTypeInt || t->opcode == SpvOpTypeFloat))
-    return t->words[2] / 8;
-  if (t && t->opcode == SpvOpTypeVector)
-    return lower_element_size(m, t->words[2]) * (t->words[3] == 3 ? 4 : t->words[3]);
-  return 0;
 }
 
 uint32_t lower_to_u32(gac_lowering *L, gac_builder *b, uint32_t x) {

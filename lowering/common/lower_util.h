@@ -4,6 +4,7 @@
 
 #include "gac/async_copy.h"
 #include "gac/builder.h"
+#include "gac/known.h"
 
 /* Types and constants a lowering uses, made once per module, and the
  * target it lowers for (lower_target.h) with the target's own state. */
@@ -25,8 +26,6 @@ void gac_lowering_init(gac_lowering *L, gac_module *m);
 uint32_t lower_op2(gac_builder *b, uint16_t opcode, uint32_t type, uint32_t x, uint32_t y);
 uint32_t lower_mul(const gac_lowering *L, gac_builder *b, uint32_t x, uint32_t y);
 uint32_t lower_add(const gac_lowering *L, gac_builder *b, uint32_t x, uint32_t y);
-/* The value of an integer OpConstant (or OpConstantNull), if id is one. */
-bool lower_known(const gac_lowering *L, uint32_t id, uint64_t *value);
 bool lower_known_zero(const gac_lowering *L, uint32_t id);
 /* x, or 1 where x is 0: a divisor that cannot be zero. */
 uint32_t lower_nonzero(gac_lowering *L, gac_builder *b, uint32_t x);
@@ -56,9 +55,6 @@ uint32_t lower_storage_class(const gac_module *m, uint32_t pointer);
 /* The 64-bit unsigned type, with the Int64 capability it needs (a module
  * may have none: Physical32 modules, say). */
 uint32_t lower_ulong_type(gac_module *m);
-/* The work-group size of f when every launch of f has the same constant
- * one (reqd_work_group_size of the kernels that call it). */
-bool lower_known_local_size(gac_module *m, const gac_function *f, uint64_t size[3]);
 bool lower_global_to_local(const gac_module *m, uint32_t dst, uint32_t src);
 
 /* OpGroupAsyncCopy (OpenCL's 1D async_work_group_(strided_)copy) as the 2D
@@ -86,9 +82,6 @@ void lower_workgroup_barrier(gac_lowering *L, gac_builder *b);
  * types, returning void (what a target's later step gives a body). */
 void lower_call(gac_lowering *L, gac_builder *b, const char *name, unsigned n, const uint32_t *types,
                 const uint32_t *args);
-/* Bytes of one element of OpenCL type `type` (a 3-vector is the size of a
- * 4-vector), 0 if not a scalar or vector. */
-uint64_t lower_element_size(const gac_module *m, uint32_t type);
 /* x as a 32-bit unsigned value. */
 uint32_t lower_to_u32(gac_lowering *L, gac_builder *b, uint32_t x);
 

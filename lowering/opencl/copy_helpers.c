@@ -76,9 +76,9 @@ static copy_class *class_of(copy_helpers *H, const gac_async_copy *k) {
                   .dst_sc = lower_storage_class(H->L->m, k->destination)};
   if (c.src_sc == ~0u || c.dst_sc == ~0u)
     return NULL;
-  if (!lower_known(H->L, k->num_bytes_per_element, &c.bytes_per_element))
+  if (!gac_constant_value(H->L->m, k->num_bytes_per_element, &c.bytes_per_element))
     c.bytes_per_element = 0;
-  if (!lower_known(H->L, k->num_elements_per_line, &c.per_line))
+  if (!gac_constant_value(H->L->m, k->num_elements_per_line, &c.per_line))
     c.per_line = 0;
   for (size_t i = 0; i < H->num; i++) {
     copy_class *o = &H->classes[i];

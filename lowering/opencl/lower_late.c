@@ -30,7 +30,7 @@
 #include "gac/builder.h"
 #include "gac/passes.h"
 #include "gac/text.h"
-#include "check_async_internal.h"
+#include "gac/known.h"
 #include "internal.h"
 #include "lower_util.h"
 #include "lowering.h"
@@ -463,7 +463,7 @@ static void check_access(late *t, gac_inst *i) {
   uint32_t p = access_pointer(m, i, &write);
   const gac_inst *type = gac_value_type(m, p);
   uint64_t size = 0;
-  if (!type || !ca_type_size(m, type->words[3], &size) || size == 0)
+  if (!type || !gac_type_size(m, type->words[3], GAC_SIZE_OBJECT, &size) || size == 0)
     size = 1; /* a struct: its first byte */
   char text[512];
   site_text(m, i, p, text, sizeof text);

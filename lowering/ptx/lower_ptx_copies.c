@@ -106,17 +106,19 @@ bool lower_ptx_may_bulk(const gac_lowering *L, const gac_inst *i) {
   if (block && !events_stay_in(L->m, block->function) && loads_local(L->m, i))
     return false;
   if (gac_async_copy_decode(L->m, i, &k))
-    return !lower_known(L, k.num_elements_per_line, &n) || !lower_known(L, k.num_bytes_per_element, &size) ||
-           n * size >= BULK_MIN_LINE;
+    return !gac_constant_value(L->m, k.num_elements_per_line, &n) ||
+           !gac_constant_value(L->m, k.num_bytes_per_element, &size) || n * size >= BULK_MIN_LINE;
   if (i->opcode != SpvOpGroupAsyncCopy)
     return false;
   /* (Execution, Destination, Source, NumElements, Stride, Event): one line
    * when the stride is a constant 1, else lines of one element. */
-  if (!lower_known(L, gac_operand_word(i, 6), &stride) || stride != 1)
+  if (!gac_constant_value(L->m, gac_operand_word(i, 6), &stride) || stride != 1)
     return false;
   const gac_inst *type = gac_value_type(L->m, gac_operand_word(i, 3));
-  size = type && type->opcode == SpvOpTypePointer ? lower_element_size(L->m, type->words[3]) : 0;
-  return !lower_known(L, gac_operand_word(i, 5), &n) || n * size >= BULK_MIN_LINE;
+  size = 0;
+  if (type && type->opcode == SpvOpTypePointer)
+    gac_type_size(L->m, type->words[3], GAC_SIZE_ELEMENT, &size);
+  return !gac_constant_value(L->m, gac_operand_word(i, 5), &n) || n * size >= BULK_MIN_LINE;
 }
 
 /* sm_90: when `any` (everything a unit must divide) is a multiple of 16,
@@ -294,8 +296,8 @@ static bool joins_run(gac_lowering *L, gac_inst *const *run, unsigned num, const
     if (!gac_async_copy_decode(L->m, both[c], &k) || !lower_global_to_local(L->m, k.destination, k.source) ||
         (ptx_state(L)->sm90 && lower_ptx_may_bulk(L, both[c])))
       return false;
-    if (lower_known(L, k.num_elements_per_line, &per) && lower_known(L, k.num_bytes_per_element, &bpe) &&
-        per * bpe % 16 != 0)
+    if (gac_constant_value(L->m, k.num_elements_per_line, &per) &&
+        gac_constant_value(L->m, k.num_bytes_per_element, &bpe) && per * bpe % 16 != 0)
       return false;
   }
   if (!b || gac_inst_block(a) != gac_inst_block(b))

@@ -87,7 +87,7 @@ static gac_block *block_of_label(const gac_module *m, uint32_t label) {
 
 static uint64_t constant_of(const gac_lowering *L, uint32_t id) {
   uint64_t v = 0;
-  lower_known(L, id, &v);
+  gac_constant_value(L->m, id, &v);
   return v;
 }
 
@@ -438,7 +438,7 @@ static bool finish_one(gac_lowering *L, struct gac_ptx_ws *w, gac_diag *diag) {
     }
   }
   uint64_t size[3];
-  if (!lower_known_local_size(m, f, size)) {
+  if (!gac_local_size(m, f->def->result_id, GAC_LOCAL_SIZE_EVERY_LAUNCH, size)) {
     gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "ptx.warp-specialize",
                  "a warp-specialised function needs the required work-group size of the kernels that call it");
     return false;

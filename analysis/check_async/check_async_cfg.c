@@ -55,8 +55,8 @@ static void find_counter(ca_cfg *c, ca_loop *L) {
     uint64_t one;
     if (!ok || !init || !add || add->opcode != SpvOpIAdd || add->num_words != 5)
       continue;
-    if ((add->words[3] == phi->result_id && ca_constant(c->m, add->words[4], &one) && one == 1) ||
-        (add->words[4] == phi->result_id && ca_constant(c->m, add->words[3], &one) && one == 1)) {
+    if ((add->words[3] == phi->result_id && gac_constant_value(c->m, add->words[4], &one) && one == 1) ||
+        (add->words[4] == phi->result_id && gac_constant_value(c->m, add->words[3], &one) && one == 1)) {
       L->k = phi->result_id;
       L->k_next = next;
       L->init = init;
@@ -127,7 +127,7 @@ static void find_min_init(ca_cfg *c, ca_loop *L) {
       !umin_of(c->m, L->init, &a, &b))
     return;
   uint32_t other = a == L->bound ? b : b == L->bound ? a : 0;
-  L->init_is_min = other && ca_constant(c->m, other, &L->cap);
+  L->init_is_min = other && gac_constant_value(c->m, other, &L->cap);
 }
 
 bool ca_counter_at_least(const ca_cfg *c, unsigned block, uint32_t id, uint64_t *min) {
@@ -135,7 +135,7 @@ bool ca_counter_at_least(const ca_cfg *c, unsigned block, uint32_t id, uint64_t 
     const ca_loop *L = &c->loops[l];
     if (L->k != id)
       continue;
-    if (ca_constant(c->m, L->init, min))
+    if (gac_constant_value(c->m, L->init, min))
       return true;
     /* Past the header the test k < bound held once, so the start was cap, and k only grows. */
     if (L->init_is_min && L->body[block] && block != L->header) {
@@ -301,8 +301,8 @@ static bool edge_bound(const ca_cfg *c, const gac_inst *t, uint32_t target, uint
     return false;
   bool taken = target == t->words[2];
   uint64_t k;
-  bool n_left = cmp->words[3] == n && ca_constant(c->m, cmp->words[4], &k);
-  bool n_right = cmp->words[4] == n && ca_constant(c->m, cmp->words[3], &k);
+  bool n_left = cmp->words[3] == n && gac_constant_value(c->m, cmp->words[4], &k);
+  bool n_right = cmp->words[4] == n && gac_constant_value(c->m, cmp->words[3], &k);
   if (!n_left && !n_right)
     return false;
   enum { GE, GT, LE, LT } rel;

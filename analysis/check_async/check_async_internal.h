@@ -5,6 +5,7 @@
 
 #include "gac/builder.h"
 #include "gac/cfg.h"
+#include "gac/known.h"
 
 /* A natural loop, with its counter when it has one: k = OpPhi(init from
  * outside, k + 1 from every latch), and its exit test when one is
@@ -71,7 +72,6 @@ bool ca_guard_at_least(const ca_cfg *c, unsigned block, uint32_t n, bool is_sign
  * past the header of a loop whose start is umin(bound, cap). */
 bool ca_counter_at_least(const ca_cfg *c, unsigned block, uint32_t id, uint64_t *min);
 
-bool ca_constant(const gac_module *m, uint32_t id, uint64_t *value);
 
 /* Unsigned value ranges (check_async_range.c). */
 typedef struct ca_interval {
@@ -89,11 +89,8 @@ typedef struct ca_ranges {
   unsigned steps;         /* definitions followed so far */
 } ca_ranges;
 
-/* The LocalSize of `function`'s entry point, or of the kernels that call it; zeros if none. */
-void ca_local_size(const gac_module *m, uint32_t function, uint32_t out[3]);
 ca_interval ca_value_range(ca_ranges *r, uint32_t id);
 ca_interval ca_value_range_at(ca_ranges *r, uint32_t id, unsigned depth);
-bool ca_type_size(const gac_module *m, uint32_t type, uint64_t *size);
 /* off (bytes) moved by an access chain's indices from its `first` in-operand
  * on, into *type (updated to the element reached); false if not followed. */
 bool ca_chain_offset(ca_ranges *r, const gac_inst *chain, unsigned first, uint32_t *type, ca_interval *off);

@@ -28,44 +28,6 @@ static bool decorated(const gac_module *m, uint32_t id, uint32_t decoration, uin
   return false;
 }
 
-static bool local_size_of_entry(const gac_module *m, uint32_t fn, uint32_t out[3]) {
-  gac_foreach_inst(i, (gac_inst_list *)&m->sections[GAC_SECTION_EXECUTION_MODE]) {
-    if (i->opcode == SpvOpExecutionMode && i->num_words == 6 && i->words[1] == fn &&
-        i->words[2] == SpvExecutionModeLocalSize) {
-      memcpy(out, &i->words[3], 3 * sizeof *out);
-      return out[0] && out[1] && out[2];
-    }
-  }
-  return false;
-}
-
-void ca_local_size(const gac_module *m, uint32_t function, uint32_t out[3]) {
-  memset(out, 0, 3 * sizeof *out);
-  if (local_size_of_entry(m, function, out))
-    return;
-  /* A function only called by kernels (llvm-spirv's wrappers) runs under
-   * their sizes: the largest of each. */
-  bool called = false;
-  gac_foreach_function(f, (gac_module *)m) {
-    gac_foreach_block(b, f) {
-      gac_foreach_inst(i, &b->insts) {
-        if (i->opcode != SpvOpFunctionCall || i->num_words < 4 || i->words[3] != function)
-          continue;
-        uint32_t size[3];
-        if (!local_size_of_entry(m, f->def->result_id, size)) {
-          memset(out, 0, 3 * sizeof *out);
-          return;
-        }
-        for (unsigned d = 0; d < 3; d++)
-          out[d] = size[d] > out[d] ? size[d] : out[d];
-        called = true;
-      }
-    }
-  }
-  if (!called)
-    memset(out, 0, 3 * sizeof *out);
-}
-
 static ca_interval full(const gac_module *m, uint32_t id) { return (ca_interval){0, max_of(width_of(m, id))}; }
 
 static ca_interval meet(ca_interval a, ca_interval b) {
@@ -85,8 +47,8 @@ static bool stepped_counter(ca_ranges *r, const gac_inst *phi, unsigned depth, c
     uint64_t step, bound;
     if (!add || add->opcode != SpvOpIAdd || add->num_words != 5)
       continue;
-    if (!((add->words[3] == phi->result_id && ca_constant(m, add->words[4], &step)) ||
-          (add->words[4] == phi->result_id && ca_constant(m, add->words[3], &step))))
+    if (!((add->words[3] == phi->result_id && gac_constant_value(m, add->words[4], &step)) ||
+          (add->words[4] == phi->result_id && gac_constant_value(m, add->words[3], &step))))
       continue;
     const gac_inst *lb = gac_def(m, latch);
     gac_block *blk = lb ? gac_inst_block(lb) : NULL;
@@ -95,7 +57,7 @@ static bool stepped_counter(ca_ranges *r, const gac_inst *phi, unsigned depth, c
     gac_block *header = gac_inst_block(phi);
     if (!cmp || cmp->opcode != SpvOpULessThan || cmp->num_words != 5 || !header ||
         t->words[2] != gac_block_label(header) || t->words[3] == t->words[2] ||
-        !ca_constant(m, cmp->words[4], &bound) || bound == 0)
+        !gac_constant_value(m, cmp->words[4], &bound) || bound == 0)
       continue;
     uint64_t top;
     if (cmp->words[3] == phi->result_id)
@@ -117,7 +79,7 @@ ca_interval ca_value_range_at(ca_ranges *r, uint32_t id, unsigned depth) {
   const gac_module *m = r->c->m;
   ca_interval all = full(m, id), v = all, k;
   uint64_t c;
-  if (ca_constant(m, id, &c))
+  if (gac_constant_value(m, id, &c))
     return (ca_interval){c, c};
   if (r->known && r->known(r->user, id, &k))
     v = meet(v, k);
@@ -188,7 +150,7 @@ ca_interval ca_value_range_at(ca_ranges *r, uint32_t id, unsigned depth) {
     ca_interval h = {UINT64_MAX, 0};
     bool constants = d->num_words >= 5;
     for (unsigned w3 = 3; constants && w3 + 1 < d->num_words; w3 += 2)
-      if ((constants = ca_constant(m, d->words[w3], &c)))
+      if ((constants = gac_constant_value(m, d->words[w3], &c)))
         h = (ca_interval){c < h.lo ? c : h.lo, c > h.hi ? c : h.hi};
     if (constants)
       s = h;
@@ -225,30 +187,6 @@ ca_interval ca_value_range(ca_ranges *r, uint32_t id) {
   return ca_value_range_at(r, id, 0);
 }
 
-bool ca_type_size(const gac_module *m, uint32_t type, uint64_t *size) {
-  const gac_inst *t = gac_def(m, type);
-  uint64_t n, e;
-  if (!t)
-    return false;
-  switch (t->opcode) {
-  case SpvOpTypeInt: case SpvOpTypeFloat:
-    *size = t->words[2] / 8;
-    return t->words[2] % 8 == 0;
-  case SpvOpTypeVector: /* OpenCL's 3-element vectors take the room of 4 */
-    if (!ca_type_size(m, t->words[2], &e))
-      return false;
-    *size = e * (t->words[3] == 3 ? 4 : t->words[3]);
-    return true;
-  case SpvOpTypeArray:
-    if (!ca_constant(m, t->words[3], &n) || !ca_type_size(m, t->words[2], &e) || (e && n > UINT64_MAX / e))
-      return false;
-    *size = n * e;
-    return true;
-  default:
-    return false; /* structs: their layout is not followed */
-  }
-}
-
 /* off += index * size, in bytes; false on overflow. */
 static bool add_scaled(ca_interval *off, ca_interval index, uint64_t size) {
   if (size && index.hi > (UINT64_MAX >> 1) / size)
@@ -267,8 +205,8 @@ bool ca_chain_offset(ca_ranges *r, const gac_inst *chain, unsigned first, uint32
   for (unsigned k = in + first; k < chain->num_operands; k++) {
     const gac_inst *t = gac_def(m, *type);
     uint64_t len, size;
-    if (!t || t->opcode != SpvOpTypeArray || !ca_constant(m, t->words[3], &len) || !len ||
-        !ca_type_size(m, t->words[2], &size))
+    if (!t || t->opcode != SpvOpTypeArray || !gac_constant_value(m, t->words[3], &len) || !len ||
+        !gac_type_size(m, t->words[2], GAC_SIZE_OBJECT, &size))
       return false;
     /* access chain indices are in bounds (docs/CHECK_ASYNC.md) */
     ca_interval i = meet(ca_value_range(r, gac_operand_word(chain, k)), (ca_interval){0, len - 1});
@@ -283,9 +221,9 @@ bool ca_element_offset(ca_ranges *r, uint32_t element, uint32_t type, ca_interva
   uint64_t size, c;
   unsigned w = width_of(r->c->m, element);
   /* A negative constant steps back (c[-P], the row above): from no lower than the version's start. */
-  if (w && ca_constant(r->c->m, element, &c) && (c >> (w - 1)) & 1) {
+  if (w && gac_constant_value(r->c->m, element, &c) && (c >> (w - 1)) & 1) {
     uint64_t back = (max_of(w) - c + 1) & max_of(w);
-    if (!ca_type_size(r->c->m, type, &size) || (size && back > off->lo / size))
+    if (!gac_type_size(r->c->m, type, GAC_SIZE_OBJECT, &size) || (size && back > off->lo / size))
       return false;
     off->lo -= back * size;
     off->hi -= back * size;
@@ -293,5 +231,6 @@ bool ca_element_offset(ca_ranges *r, uint32_t element, uint32_t type, ca_interva
   }
   ca_interval i = ca_value_range(r, element);
   /* the Element operand is signed: a range past the sign bit may be negative */
-  return ca_type_size(r->c->m, type, &size) && w && i.hi <= (max_of(w) >> 1) && add_scaled(off, i, size);
+  return gac_type_size(r->c->m, type, GAC_SIZE_OBJECT, &size) && w && i.hi <= (max_of(w) >> 1) &&
+         add_scaled(off, i, size);
 }

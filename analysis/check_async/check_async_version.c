@@ -7,7 +7,7 @@
 
 #include "check_async_internal.h"
 #include "gac/check_async.h"
-#include "lower_util.h"
+#include "gac/known.h"
 
 static uint64_t mod(int64_t x, uint32_t v) {
   int64_t r = x % (int64_t)v;
@@ -29,10 +29,6 @@ gac_version gac_version_next_iteration(gac_version v, uint32_t counter) {
   return v;
 }
 
-bool ca_constant(const gac_module *m, uint32_t id, uint64_t *value) {
-  return lower_known(&(gac_lowering){.m = (gac_module *)m}, id, value);
-}
-
 /* Width conversions keep the value of the non-negative integers indices are. */
 static uint32_t strip_conversions(const gac_module *m, uint32_t id) {
   for (const gac_inst *d = gac_def(m, id); d && (d->opcode == SpvOpUConvert || d->opcode == SpvOpSConvert);
@@ -49,7 +45,7 @@ static unsigned int_width(const gac_module *m, uint32_t id) {
 /* A constant as the signed value it adds: clang writes k - 1 as k + 0xFFFFFFFF. */
 static bool signed_constant(const gac_module *m, uint32_t id, int64_t *value) {
   uint64_t c;
-  if (!ca_constant(m, id, &c))
+  if (!gac_constant_value(m, id, &c))
     return false;
   unsigned w = int_width(m, id);
   *value = w >= 1 && w < 64 ? (int64_t)(c << (64 - w)) >> (64 - w) : (int64_t)c;
@@ -62,7 +58,7 @@ static bool signed_constant(const gac_module *m, uint32_t id, int64_t *value) {
 static bool affine_of(const gac_module *m, uint32_t x, gac_affine *out, unsigned depth) {
   x = strip_conversions(m, x);
   uint64_t c;
-  if (ca_constant(m, x, &c)) {
+  if (gac_constant_value(m, x, &c)) {
     *out = (gac_affine){0, (int64_t)c};
     return true;
   }
@@ -70,12 +66,12 @@ static bool affine_of(const gac_module *m, uint32_t x, gac_affine *out, unsigned
   if (d && (d->opcode == SpvOpIAdd || d->opcode == SpvOpISub) && d->num_words == 5) {
     uint32_t l = strip_conversions(m, d->words[3]), r = strip_conversions(m, d->words[4]);
     int64_t k;
-    if (signed_constant(m, r, &k) && !ca_constant(m, l, &(uint64_t){0}) && depth < 8 &&
+    if (signed_constant(m, r, &k) && !gac_constant_value(m, l, &(uint64_t){0}) && depth < 8 &&
         affine_of(m, l, out, depth + 1)) {
       out->offset += d->opcode == SpvOpISub ? -k : k;
       return true;
     }
-    if (d->opcode == SpvOpIAdd && signed_constant(m, l, &k) && !ca_constant(m, r, &(uint64_t){0}) && depth < 8 &&
+    if (d->opcode == SpvOpIAdd && signed_constant(m, l, &k) && !gac_constant_value(m, r, &(uint64_t){0}) && depth < 8 &&
         affine_of(m, r, out, depth + 1)) {
       out->offset += k;
       return true;
@@ -102,7 +98,7 @@ static bool version_term(const gac_module *m, uint32_t index, uint32_t num_versi
   if (!d || depth > 4)
     return false;
   if (d->opcode == SpvOpUMod && d->num_words == 5) {
-    if (!ca_constant(m, d->words[4], &v) || v != num_versions || !affine_of(m, d->words[3], out, 0))
+    if (!gac_constant_value(m, d->words[4], &v) || v != num_versions || !affine_of(m, d->words[3], out, 0))
       return false;
     /* Unsigned b - c wraps below zero, and 2^w mod V is 0 only for V a power of two. */
     uint64_t min;
@@ -112,12 +108,12 @@ static bool version_term(const gac_module *m, uint32_t index, uint32_t num_versi
   /* x & (V - 1) is x mod V for V a power of two (as clang writes k % 2). */
   if (d->opcode == SpvOpBitwiseAnd && d->num_words == 5 && power_of_two_within(num_versions, int_width(m, index)))
     for (unsigned k = 3; k < 5; k++)
-      if (ca_constant(m, d->words[k], &v) && v == num_versions - 1)
+      if (gac_constant_value(m, d->words[k], &v) && v == num_versions - 1)
         return affine_of(m, d->words[7 - k], out, 0);
   /* x ^ 1 is x + 1 mod 2 (as clang writes (k - 1) % 2). */
   if (d->opcode == SpvOpBitwiseXor && d->num_words == 5 && num_versions == 2)
     for (unsigned k = 3; k < 5; k++)
-      if (ca_constant(m, d->words[k], &v) && v == 1 &&
+      if (gac_constant_value(m, d->words[k], &v) && v == 1 &&
           version_term(m, d->words[7 - k], num_versions, lower_bound, user, out, depth + 1)) {
         out->offset += 1;
         return true;

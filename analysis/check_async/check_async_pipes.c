@@ -93,7 +93,7 @@ static bool offset_of(const pipes *p, uint32_t id, uint32_t *x, int64_t *c) {
   const gac_inst *d = gac_def(p->m, id);
   uint64_t k;
   *x = id, *c = 0;
-  if (d && d->opcode == SpvOpIAdd && ca_constant(p->m, gac_operand_word(d, 3), &k))
+  if (d && d->opcode == SpvOpIAdd && gac_constant_value(p->m, gac_operand_word(d, 3), &k))
     *x = gac_operand_word(d, 2), *c = (int64_t)k;
   return true;
 }
@@ -104,7 +104,7 @@ static bool offset_of(const pipes *p, uint32_t id, uint32_t *x, int64_t *c) {
 static int is_slot_of(const pipes *p, uint32_t version, uint32_t t, uint64_t depth) {
   const gac_inst *v = gac_def(p->m, version);
   uint64_t d, a, b;
-  if (v && v->opcode == SpvOpUMod && ca_constant(p->m, gac_operand_word(v, 3), &d) && d == depth) {
+  if (v && v->opcode == SpvOpUMod && gac_constant_value(p->m, gac_operand_word(v, 3), &d) && d == depth) {
     uint32_t x, y;
     int64_t cx, cy;
     offset_of(p, gac_operand_word(v, 2), &x, &cx);
@@ -112,7 +112,7 @@ static int is_slot_of(const pipes *p, uint32_t version, uint32_t t, uint64_t dep
     if (x == y) /* (x + cx) mod d against x + cy: the same slot iff cx = cy mod d */
       return ((cx - cy) % (int64_t)depth) == 0 ? 1 : -1;
   }
-  if (ca_constant(p->m, version, &a) && ca_constant(p->m, t, &b))
+  if (gac_constant_value(p->m, version, &a) && gac_constant_value(p->m, t, &b))
     return a == b % depth ? 1 : -1;
   return 0;
 }
@@ -155,7 +155,7 @@ static uint64_t depth_of(const pipes *p, uint32_t pipe) {
   uint64_t d = 0;
   const gac_inst *i = gac_def(p->m, pipe);
   if (i)
-    ca_constant(p->m, i->words[GAC_PIPE_DEPTH_WORD], &d);
+    gac_constant_value(p->m, i->words[GAC_PIPE_DEPTH_WORD], &d);
   return d ? d : 1;
 }
 

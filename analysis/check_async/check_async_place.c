@@ -1,0 +1,344 @@
+/* What an instruction touches for --check-async: a place is the buffer a
+ * pointer is rooted at (a Workgroup variable, or a parameter that may be
+ * one), the version of a multi-buffered buffer its index selects, and the
+ * bytes from the start of that version it may reach; events and versions
+ * stored in Function arrays (slots) are followed to what was stored. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <spirv/unified1/spirv.h>
+
+#include "check_async_dataflow.h"
+#include "gac/async_copy.h"
+#include "gac/async_pipeline.h"
+#include "gac/check_async.h"
+
+uint32_t ca_in_operand(const gac_inst *i, unsigned k) {
+  unsigned first = gac_inst_first_in_operand(i);
+  return first + k < i->num_operands ? gac_operand_word(i, first + k) : 0;
+}
+
+unsigned ca_num_in_operands(const gac_inst *i) { return i->num_operands - gac_inst_first_in_operand(i); }
+
+uint32_t ca_storage_class_of(const gac_module *m, uint32_t pointer) {
+  const gac_inst *t = gac_value_type(m, pointer);
+  return t && t->opcode == SpvOpTypePointer ? t->words[2] : ~0u;
+}
+
+bool ca_is_function_variable(const gac_module *m, uint32_t id) {
+  const gac_inst *d = gac_def(m, id);
+  return d && d->opcode == SpvOpVariable && d->words[3] == SpvStorageClassFunction;
+}
+
+static bool is_array_variable(const gac_module *m, uint32_t var) {
+  const gac_inst *t = gac_value_type(m, var);
+  const gac_inst *pointee = t && t->opcode == SpvOpTypePointer ? gac_def(m, t->words[3]) : NULL;
+  return pointee && pointee->opcode == SpvOpTypeArray;
+}
+
+/* ptr as an element of a Function variable: the variable itself (not an
+ * array; *index 0), or an access chain into an array variable with one
+ * index, (var, index) or, as clang writes &ev[i], (var, 0, index): *index
+ * is the index's id. */
+bool ca_element_of(const checker *c, uint32_t ptr, uint32_t *var, uint32_t *index) {
+  const gac_inst *d = gac_def(c->m, ptr);
+  if (!d)
+    return false;
+  if (ca_is_function_variable(c->m, ptr) && !is_array_variable(c->m, ptr)) {
+    *var = ptr;
+    *index = 0;
+    return true;
+  }
+  bool chain = d->opcode == SpvOpAccessChain || d->opcode == SpvOpInBoundsAccessChain;
+  bool ptr_chain = d->opcode == SpvOpPtrAccessChain || d->opcode == SpvOpInBoundsPtrAccessChain;
+  uint64_t zero;
+  if (!(chain && ca_num_in_operands(d) == 2) &&
+      !(ptr_chain && ca_num_in_operands(d) == 3 && gac_constant_value(c->m, ca_in_operand(d, 1), &zero) && zero == 0))
+    return false;
+  if (!ca_is_function_variable(c->m, ca_in_operand(d, 0)))
+    return false;
+  *var = ca_in_operand(d, 0);
+  *index = ca_in_operand(d, ca_num_in_operands(d) - 1);
+  return true;
+}
+
+/* The same with a constant index: one slot. */
+bool ca_slot_of(const checker *c, uint32_t ptr, uint32_t *var, uint64_t *index) {
+  uint32_t index_id;
+  if (!ca_element_of(c, ptr, var, &index_id))
+    return false;
+  if (!index_id) {
+    *index = 0;
+    return true;
+  }
+  return gac_constant_value(c->m, index_id, index);
+}
+
+slot *ca_find_slot(checker *c, uint32_t var, uint64_t index, bool add) {
+  for (unsigned k = 0; k < c->nslots; k++)
+    if (c->slots[k].var == var && c->slots[k].index == index)
+      return &c->slots[k];
+  if (!add)
+    return NULL;
+  c->slots = ca_xrealloc(c->slots, (c->nslots + 1) * sizeof *c->slots);
+  c->slots[c->nslots] = (slot){var, index, 0, NULL};
+  return &c->slots[c->nslots++];
+}
+
+/* The value element `index` of Function variable var holds at `at`: the
+ * last store to it before `at` in at's block, or else its single store,
+ * when that comes first on every path within the iteration. */
+uint32_t ca_slot_value(const checker *c, uint32_t var, uint64_t index, const gac_inst *at) {
+  if (var >= c->m->bound || c->escaped[var])
+    return 0;
+  uint32_t v, index_id;
+  uint64_t k;
+  for (const gac_inst *i = at->prev; i; i = i->prev)
+    if (i->opcode == SpvOpStore && ca_element_of(c, i->words[1], &v, &index_id) && v == var) {
+      if (ca_slot_of(c, i->words[1], &v, &k) && k == index)
+        return i->words[2];
+      if (!ca_slot_of(c, i->words[1], &v, &k))
+        return 0; /* an element at a runtime index: maybe this one */
+    }
+  const slot *s = ca_find_slot((checker *)c, var, index, false);
+  if (!s || s->stores != 1 || (c->element_stores[var] & ELEMENT_DYNAMIC))
+    return 0;
+  int sb = ca_block_of(&c->cfg, s->store), ab = ca_block_of(&c->cfg, at);
+  if (sb < 0 || ab < 0 || sb == ab || !ca_dominates(&c->cfg, (unsigned)sb, (unsigned)ab))
+    return 0; /* in at's block it would have been found above, so it comes after */
+  if (c->cfg.loop_of[sb] >= 0 && c->cfg.loop_of[sb] != c->cfg.loop_of[ab])
+    return 0;
+  return s->store->words[2];
+}
+
+static uint32_t stored_value(const checker *c, uint32_t ptr, const gac_inst *at) {
+  uint32_t var;
+  uint64_t index;
+  return ca_slot_of(c, ptr, &var, &index) ? ca_slot_value(c, var, index, at) : 0;
+}
+
+bool ca_is_null_event(const gac_module *m, uint32_t id) {
+  const gac_inst *d = gac_def(m, id);
+  return !d || d->opcode == SpvOpConstantNull || d->opcode == SpvOpUndef;
+}
+
+bool ca_copy_of(const gac_module *m, const gac_inst *i, copy_view *v) {
+  gac_async_copy copy;
+  if (gac_async_copy_decode(m, i, &copy)) {
+    *v = (copy_view){copy.destination, copy.source, copy.event};
+    return true;
+  }
+  if (i->opcode == SpvOpGroupAsyncCopy && ca_num_in_operands(i) == 6) {
+    *v = (copy_view){ca_in_operand(i, 1), ca_in_operand(i, 2), ca_in_operand(i, 5)};
+    return true;
+  }
+  return false;
+}
+
+/* id through OpCopyObject, single-store Function variables and chained
+ * copies: a copy given a non-null event returns that event (OpenCL), so
+ * the copies of a chain are one group, named by the chain's first event
+ * (its Event operand resolved where the copy is). */
+uint32_t ca_resolve_value(const checker *c, uint32_t id, const gac_inst *at) {
+  for (unsigned d = 0; d < 16; d++) {
+    const gac_inst *def = gac_def(c->m, id);
+    copy_view cv;
+    if (def && def->opcode == SpvOpCopyObject) {
+      id = ca_in_operand(def, 0);
+    } else if (def && def->opcode == SpvOpLoad) {
+      uint32_t v = stored_value(c, ca_in_operand(def, 0), at);
+      if (!v)
+        return id;
+      id = v;
+    } else if (def && ca_copy_of(c->m, def, &cv) && !ca_is_null_event(c->m, cv.event) && gac_inst_block(def)) {
+      id = cv.event;
+      at = def;
+    } else {
+      return id;
+    }
+  }
+  return id;
+}
+
+/* A lower bound of id where c->at is: id said in what the state knows it
+ * equals (k = n after a loop), then a counter's start or a guard's bound. */
+static bool base_at_least(const checker *c, gac_affine v, uint64_t *min) {
+  int b = c->at ? ca_block_of(&c->cfg, c->at) : -1;
+  uint64_t base_min = 0;
+  if (v.base && !(b >= 0 && (ca_counter_at_least(&c->cfg, (unsigned)b, v.base, &base_min) ||
+                             ca_guard_at_least(&c->cfg, (unsigned)b, v.base, false, &base_min))))
+    return false;
+  if (v.offset < 0 && base_min < (uint64_t)-v.offset)
+    return false;
+  *min = base_min + (uint64_t)v.offset;
+  return true;
+}
+
+static bool state_range(void *user, uint32_t id, ca_interval *out) {
+  const checker *c = user;
+  const range *r = c->cur ? ca_find_range(c->cur, id) : NULL;
+  if (r)
+    *out = (ca_interval){r->lo, r->hi};
+  return r != NULL;
+}
+
+/* Value ranges where c->at is, knowing what c->cur's paths know. */
+ca_ranges ca_ranges_at(const checker *c) {
+  int b = c->at ? ca_block_of(&c->cfg, c->at) : -1;
+  ca_ranges r = {.c = &c->cfg, .block = b >= 0 ? (unsigned)b : 0, .known = state_range, .user = (void *)c};
+  memcpy(r.local_size, c->local_size, sizeof r.local_size);
+  return r;
+}
+
+bool ca_version_lower_bound(void *user, uint32_t id, uint64_t *min) {
+  const checker *c = user;
+  uint64_t best = 0, m;
+  bool found = false;
+  gac_affine v = c->cur ? ca_resolve_version(c->cur, (gac_version){true, {id, 0}}).value : (gac_affine){id, 0};
+  if (base_at_least(c, (gac_affine){id, 0}, &m))
+    best = m, found = true;
+  if (c->cur && base_at_least(c, v, &m) && (!found || m > best))
+    best = m, found = true;
+  /* What the values' definitions and the paths' branches bound */
+  ca_ranges r = ca_ranges_at(c);
+  ca_interval i = ca_value_range(&r, id);
+  if (i.lo > best || !found)
+    best = i.lo > best ? i.lo : best, found = true;
+  if (v.base && v.base != id) {
+    ca_interval j = ca_value_range(&r, v.base);
+    if (v.offset >= 0 || j.lo >= (uint64_t)-v.offset) {
+      uint64_t lo = j.lo + (uint64_t)v.offset;
+      best = lo > best ? lo : best;
+    }
+  }
+  *min = best;
+  return found;
+}
+
+static int buffer_index(checker *c, uint32_t root) {
+  for (unsigned i = 0; i < c->nb; i++)
+    if (c->buffers[i].root == root)
+      return (int)i;
+  c->buffers = ca_xrealloc(c->buffers, (c->nb + 1) * sizeof *c->buffers);
+  buffer *b = &c->buffers[c->nb];
+  *b = (buffer){.root = root, .versions = 1, .param = gac_def(c->m, root)->opcode == SpvOpFunctionParameter};
+  const gac_inst *t = gac_value_type(c->m, root);
+  const gac_inst *pointee = t && t->opcode == SpvOpTypePointer ? gac_def(c->m, t->words[3]) : NULL;
+  const gac_inst *element = pointee && pointee->opcode == SpvOpTypeArray ? gac_def(c->m, pointee->words[2]) : NULL;
+  uint64_t length;
+  if (element && (element->opcode == SpvOpTypeArray || element->opcode == SpvOpTypeStruct) &&
+      gac_constant_value(c->m, pointee->words[3], &length) && length >= 1 && length <= UINT32_MAX)
+    b->versions = (uint32_t)length;
+  return (int)c->nb++;
+}
+
+/* An access of the whole pointee: its bytes, when the instruction says. */
+static bool access_size(const checker *c, const gac_inst *at, uint32_t ptr, uint64_t *size) {
+  bool whole = at->opcode == SpvOpLoad || at->opcode == SpvOpStore || at->opcode == SpvOpCopyMemory ||
+               (at->opcode >= SpvOpAtomicLoad && at->opcode <= SpvOpAtomicXor);
+  const gac_inst *t = gac_value_type(c->m, ptr);
+  return whole && t && t->opcode == SpvOpTypePointer && gac_type_size(c->m, t->words[3], GAC_SIZE_OBJECT, size);
+}
+
+static bool is_zero(const gac_module *m, uint32_t id) {
+  uint64_t v;
+  return gac_constant_value(m, id, &v) && v == 0;
+}
+
+/* The buffer and version a pointer points into. */
+place ca_place_of(checker *c, uint32_t ptr, const gac_inst *at) {
+  const gac_inst *steps[32];
+  unsigned n = 0;
+  uint32_t sc = ca_storage_class_of(c->m, ptr);
+  place unknown = {.buffer = sc == SpvStorageClassWorkgroup || sc == SpvStorageClassGeneric ? UNKNOWN_BUFFER
+                                                                                          : NOT_WORKGROUP};
+  uint32_t id = ptr;
+  for (;;) {
+    const gac_inst *d = gac_def(c->m, id);
+    if (!d || n == 32)
+      return unknown;
+    if (d->opcode == SpvOpVariable || d->opcode == SpvOpFunctionParameter) {
+      if (ca_storage_class_of(c->m, id) != SpvStorageClassWorkgroup)
+        return (place){.buffer = NOT_WORKGROUP};
+      break;
+    }
+    switch (d->opcode) {
+    case SpvOpAccessChain: case SpvOpInBoundsAccessChain: case SpvOpPtrAccessChain:
+    case SpvOpInBoundsPtrAccessChain: case SpvOpBitcast: case SpvOpCopyObject:
+    case SpvOpPtrCastToGeneric: case SpvOpGenericCastToPtr:
+      steps[n++] = d;
+      id = ca_in_operand(d, 0);
+      continue;
+    case SpvOpLoad: {
+      uint32_t v = stored_value(c, ca_in_operand(d, 0), at);
+      if (!v)
+        return unknown;
+      id = v;
+      continue;
+    }
+    default:
+      return unknown;
+    }
+  }
+  place p = {.buffer = buffer_index(c, id)};
+  uint32_t versions = c->buffers[p.buffer].versions;
+  bool at_root = true, moved = false;
+  /* Inside a version: the pointee type and the bytes from the version's start. */
+  uint32_t type = 0;
+  ca_interval off = {0, 0};
+  c->at = at;
+  ca_ranges r = ca_ranges_at(c);
+  while (n--) {
+    const gac_inst *s = steps[n];
+    bool ptr_chain = s->opcode == SpvOpPtrAccessChain || s->opcode == SpvOpInBoundsPtrAccessChain;
+    bool chain = ptr_chain || s->opcode == SpvOpAccessChain || s->opcode == SpvOpInBoundsAccessChain;
+    unsigned first_index = ptr_chain ? 2 : 1;
+    if (ptr_chain && !is_zero(c->m, ca_in_operand(s, 1))) {
+      /* Pointer arithmetic may leave the version, unless its range stays inside. */
+      bool inside = !at_root && versions > 1;
+      p.followed = inside && p.followed && ca_element_offset(&r, ca_in_operand(s, 1), type, &off) &&
+                   ca_chain_offset(&r, s, first_index, &type, &off);
+      moved = true;
+      if (inside)
+        continue;
+      p.version.known = false;
+      at_root = false;
+      if (versions > 1)
+        return p;
+      continue;
+    }
+    if (at_root && chain && ca_num_in_operands(s) > first_index) {
+      p.version = gac_version_of_index(c->m, ca_in_operand(s, first_index), versions, ca_version_lower_bound, c);
+      at_root = false;
+      const gac_inst *rt = gac_value_type(c->m, c->buffers[p.buffer].root);
+      const gac_inst *array = rt && rt->opcode == SpvOpTypePointer ? gac_def(c->m, rt->words[3]) : NULL;
+      type = array && array->opcode == SpvOpTypeArray ? array->words[2] : 0;
+      p.followed = type && gac_type_size(c->m, type, GAC_SIZE_OBJECT, &p.room) &&
+                   ca_chain_offset(&r, s, first_index + 1, &type, &off);
+    } else if (!at_root && p.followed && chain) {
+      p.followed = ca_chain_offset(&r, s, first_index, &type, &off);
+    } else if (!at_root && p.followed) { /* casts: the same address as another type */
+      const gac_inst *t = gac_def(c->m, s->type_id);
+      p.followed = t && t->opcode == SpvOpTypePointer;
+      type = p.followed ? t->words[3] : 0;
+    }
+  }
+  uint64_t size;
+  if (moved && versions > 1 && !at_root) {
+    p.lo = off.lo;
+    p.hi = off.hi;
+    p.local_id = r.unbounded_local_id;
+    if (!p.followed || !access_size(c, at, ptr, &size) || off.hi > p.room || size > p.room - off.hi) {
+      p.version.known = false;
+      p.left = true;
+    }
+  }
+  /* The buffer's first address cast to an element's type (clang's tiles[0]) is in version 0;
+   * the whole buffer is in all of them. */
+  const gac_inst *pt = gac_value_type(c->m, ptr), *rt = gac_value_type(c->m, c->buffers[p.buffer].root);
+  if (at_root && pt && rt && pt->opcode == SpvOpTypePointer && rt->opcode == SpvOpTypePointer &&
+      pt->words[3] != rt->words[3])
+    p.version = (gac_version){true, {0, 0}};
+  return p;
+}

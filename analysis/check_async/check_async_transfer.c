@@ -1,0 +1,379 @@
+/* Transfer through one instruction for --check-async: an async copy adds a
+ * fact (pending until committed), a commit gives pending facts their queue,
+ * a wait on a queue or on events removes what it covers, a call's callee
+ * may start copies or touch buffers, and each access is evaluated against
+ * the state before it. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <spirv/unified1/spirv.h>
+
+#include "check_async_dataflow.h"
+#include "gac/async_copy.h"
+#include "gac/async_pipeline.h"
+#include "gac/check_async.h"
+
+/* An instruction a call's callee may hold that matters to the checker. */
+typedef bool (*inst_test)(const gac_module *m, const gac_inst *i);
+
+bool ca_is_copy(const gac_module *m, const gac_inst *i) {
+  copy_view v;
+  return ca_copy_of(m, i, &v);
+}
+
+static bool uses_workgroup_variable(const gac_module *m, const gac_inst *i) {
+  for (unsigned k = gac_inst_first_in_operand(i); k < i->num_operands; k++) {
+    const gac_inst *d = i->operands[k].kind == GAC_OPERAND_ID ? gac_def(m, gac_operand_word(i, k)) : NULL;
+    if (d && d->opcode == SpvOpVariable && d->words[3] == SpvStorageClassWorkgroup && !gac_inst_function(d))
+      return true;
+  }
+  return false;
+}
+
+/* Does function fn_def, or what it calls, hold an instruction that passes
+ * `test`? A declaration, or calls nested too deep, may hold anything. */
+static bool function_holds(const gac_module *m, const gac_inst *fn_def, inst_test test, unsigned depth) {
+  if (!fn_def || depth > 8)
+    return true;
+  gac_foreach_function(f, (gac_module *)m) {
+    if (f->def != fn_def)
+      continue;
+    if (!f->first_block)
+      return true;
+    gac_foreach_block(b, f) {
+      gac_foreach_inst(i, &b->insts) {
+        if (test(m, i) ||
+            (i->opcode == SpvOpFunctionCall && function_holds(m, gac_def(m, ca_in_operand(i, 0)), test, depth + 1)))
+          return true;
+      }
+    }
+    return false;
+  }
+  return true;
+}
+
+/* The element offset operand of a copy's side of the buffer (the
+ * DestinationOffset or SourceOffset of GroupAsyncCopy2D2D/3D3D), or 0. */
+uint32_t ca_copy_offset(const gac_module *m, const gac_inst *copy, bool source) {
+  if (!copy || copy->opcode != SpvOpExtInst || !gac_is_async_copy_inst(m, copy))
+    return 0;
+  return gac_operand_word(copy, source ? 7 : 5);
+}
+
+/* Do two accesses of one buffer version surely meet, as far as the copies'
+ * offsets tell? A copy at a runtime offset (a ring of slots by offset) may
+ * miss the part the other touches: then only "cannot decide". */
+bool ca_offsets_meet(const checker *c, const fact *f, const gac_inst *i, unsigned role) {
+  uint32_t theirs = ca_copy_offset(c->m, f->copy, f->async_read);
+  uint32_t mine = ca_copy_offset(c->m, i, role == 1); /* a copy's accesses: 0 its Destination, 1 its Source */
+  uint64_t a, b;
+  bool theirs_known = !theirs || gac_constant_value(c->m, theirs, &a);
+  if (!mine)
+    return theirs_known;
+  return theirs == mine || (theirs && theirs_known && gac_constant_value(c->m, mine, &b) && a == b);
+}
+
+/* function_holds for a call's callee, asked once per function: cache[id]
+ * is 0 (not asked yet), 1 (no) or 2 (maybe). */
+static bool callee_holds(const checker *c, const gac_inst *call, uint8_t *cache, inst_test test) {
+  uint32_t fn = ca_in_operand(call, 0);
+  if (fn >= c->m->bound)
+    return true;
+  if (!cache[fn])
+    cache[fn] = function_holds(c->m, gac_def(c->m, fn), test, 0) ? 2 : 1;
+  return cache[fn] == 2;
+}
+
+static bool call_touches_variables(checker *c, const gac_inst *call) {
+  return callee_holds(c, call, c->touches, uses_workgroup_variable);
+}
+
+bool ca_call_starts_copies(checker *c, const gac_inst *call) {
+  return callee_holds(c, call, c->starts, ca_is_copy);
+}
+
+static uint8_t bump(uint8_t x) { return x < POS_CAP ? (uint8_t)(x + 1) : x; }
+
+static void commit(checker *c, state *s, const gac_inst *i) {
+  uint64_t q;
+  bool known_queue = gac_constant_value(c->m, i->words[GAC_PIPELINE_QUEUE_WORD], &q);
+  uint32_t e = ca_resolve_value(c, i->words[GAC_PIPELINE_VALUE_WORD], i);
+  bool matched = false;
+  for (unsigned k = 0; k < s->nf; k++) {
+    fact *f = &s->f[k];
+    if (f->queue == PENDING && ca_fact_names(f, e) && known_queue) {
+      f->queue = (uint32_t)q;
+      f->lo = f->hi = f->must_pos = 0;
+      f->kept_by = NULL;
+      matched = true;
+    } else if (f->queue != PENDING && (!known_queue || f->queue == q)) {
+      f->hi = bump(f->hi);
+      f->must_pos = bump(f->must_pos);
+      if (known_queue)
+        f->lo = bump(f->lo);
+      else
+        ca_drop_must(f), f->doubt = i;
+    }
+  }
+  /* A group the checker cannot name may be any pending one: they may have been committed. */
+  if (!matched && !ca_is_null_event(c->m, e)) {
+    const gac_inst *d = gac_def(c->m, e);
+    copy_view v;
+    if (!d || !(ca_copy_of(c->m, d, &v) || d->opcode == SpvOpPhi))
+      for (unsigned k = 0; k < s->nf; k++)
+        if (s->f[k].queue == PENDING)
+          ca_drop_must(&s->f[k]), s->f[k].doubt = i;
+  }
+  ca_state_normalize(s);
+}
+
+static void async_wait(checker *c, state *s, const gac_inst *i) {
+  uint64_t q;
+  bool known_queue = gac_constant_value(c->m, i->words[GAC_PIPELINE_QUEUE_WORD], &q);
+  /* A count that is not a constant by its range (clang merges wait(0, 1)
+   * and wait(0, 0) of two branches into one wait of a select): complete
+   * what every count completes, in flight what every count leaves. */
+  c->at = i;
+  c->cur = s;
+  ca_ranges r = ca_ranges_at(c);
+  ca_interval n = ca_value_range(&r, i->words[GAC_PIPELINE_VALUE_WORD]);
+  c->cur = NULL;
+  bool known_count = n.hi <= POS_CAP;
+  unsigned out = 0;
+  for (unsigned k = 0; k < s->nf; k++) {
+    fact f = s->f[k];
+    if (f.queue != PENDING && (!known_queue || f.queue == q)) {
+      if (known_queue && known_count && f.lo >= n.hi)
+        continue; /* at least n groups were committed after it: complete */
+      if (!known_queue || !known_count)
+        ca_drop_must(&f), f.doubt = i;
+      else if (f.must_pos >= n.lo || f.must_pos == POS_CAP)
+        ca_drop_must(&f);
+      if (known_queue && known_count && f.hi >= n.hi)
+        f.hi = (uint8_t)(n.hi - 1); /* the older ones it stood for are complete */
+      f.kept_by = i;
+    }
+    s->f[out++] = f;
+  }
+  s->nf = out;
+}
+
+/* The length of array variable var, 0 if it is none or not known. */
+static uint32_t array_length(const checker *c, uint32_t var) {
+  const gac_inst *t = gac_value_type(c->m, var);
+  const gac_inst *a = t && t->opcode == SpvOpTypePointer ? gac_def(c->m, t->words[3]) : NULL;
+  uint64_t n;
+  bool fits = a && a->opcode == SpvOpTypeArray && gac_constant_value(c->m, a->words[3], &n) && n <= UINT32_MAX;
+  return fits ? (uint32_t)n : 0;
+}
+
+/* The element a store or a wait's list names, when the checker sees every
+ * store to its variable: the variable, its index as a version mod the
+ * array's length (a runtime index such as t & 1 too), and that length. */
+static bool holder_of(checker *c, state *s, uint32_t ptr, uint32_t *var, gac_version *at, uint32_t *len) {
+  uint32_t index;
+  uint64_t k;
+  if (!ca_element_of(c, ptr, var, &index) || *var >= c->m->bound || c->escaped[*var])
+    return false;
+  *len = array_length(c, *var);
+  if (!index || gac_constant_value(c->m, index, &k)) {
+    *at = (gac_version){true, {0, index ? (int64_t)k : 0}};
+    *len = *len ? *len : UINT32_MAX; /* a constant index: compared as it is */
+    return true;
+  }
+  if (!*len)
+    return false;
+  c->cur = s;
+  *at = gac_version_of_index(c->m, index, *len, ca_version_lower_bound, c);
+  c->cur = NULL;
+  return at->known;
+}
+
+/* An element's index with its offset mod the array's length, so that the facts of a loop stay finite. */
+gac_version ca_canonical_index(gac_version v, uint32_t len) {
+  if (len && len != UINT32_MAX) {
+    int64_t r = v.value.offset % (int64_t)len;
+    v.value.offset = r < 0 ? r + (int64_t)len : r;
+  }
+  return v;
+}
+
+static gac_version_relation held_relation(const state *s, const fact *f, uint32_t var, gac_version at) {
+  if (f->held_var != var)
+    return GAC_VERSION_MAYBE;
+  return gac_version_compare(ca_resolve_version(s, f->held_at), ca_resolve_version(s, at), f->held_len);
+}
+
+/* A store to an event element: what it held there is no longer there (nor
+ * where it may be the same element), and the groups the stored event names
+ * are held there now (a group stored in two elements: in neither, as far
+ * as the checker knows). */
+static void store_event(checker *c, state *s, const gac_inst *i) {
+  uint32_t var, len;
+  gac_version at;
+  if (!holder_of(c, s, ca_in_operand(i, 0), &var, &at, &len))
+    return;
+  uint32_t e = ca_resolve_value(c, ca_in_operand(i, 1), i);
+  for (unsigned k = 0; k < s->nf; k++) {
+    fact *f = &s->f[k];
+    if (f->held_var == var && held_relation(s, f, var, at) != GAC_VERSION_OTHER)
+      f->held_var = 0;
+    if (!ca_fact_names(f, e))
+      continue;
+    if (f->held_var) {
+      f->held_var = 0;
+    } else {
+      f->held_var = var;
+      f->held_at = ca_canonical_index(at, len);
+      f->held_len = len;
+    }
+  }
+}
+
+/* OpGroupWaitEvents on events in Function variables: one, or consecutive
+ * elements of an array, at a constant or runtime index. */
+static void wait_events(checker *c, state *s, const gac_inst *i) {
+  enum { MAX_EVENTS = 16 };
+  uint64_t count, first;
+  uint32_t var, events[MAX_EVENTS];
+  if (gac_constant_value(c->m, ca_in_operand(i, 1), &count) && count == 0)
+    return; /* waits for no event */
+  bool known_count = gac_constant_value(c->m, ca_in_operand(i, 1), &count) && count >= 1 && count <= MAX_EVENTS;
+  bool traced = known_count && ca_slot_of(c, ca_in_operand(i, 2), &var, &first);
+  for (unsigned k = 0; traced && k < count; k++) {
+    events[k] = ca_slot_value(c, var, first + k, i);
+    traced = events[k] != 0;
+    if (traced)
+      events[k] = ca_resolve_value(c, events[k], i);
+  }
+  uint32_t hvar = 0, hlen = 0;
+  gac_version hat = {0};
+  bool held = known_count && holder_of(c, s, ca_in_operand(i, 2), &hvar, &hat, &hlen);
+  unsigned out = 0;
+  for (unsigned k = 0; k < s->nf; k++) {
+    fact f = s->f[k];
+    bool waited = false, elsewhere = held && f.held_var == hvar;
+    for (unsigned e = 0; traced && e < count; e++)
+      waited |= ca_fact_names(&f, events[e]);
+    /* The element holds the group's event on every path where it is in
+     * flight; one known to be another element holds another event. */
+    for (uint64_t e = 0; held && e < count; e++) {
+      gac_version at = hat;
+      at.value.offset += (int64_t)e;
+      gac_version_relation r = held_relation(s, &f, hvar, at);
+      waited |= r == GAC_VERSION_SAME;
+      elsewhere &= r == GAC_VERSION_OTHER;
+    }
+    if (waited)
+      continue;
+    elsewhere &= !(c->element_stores[hvar] & ELEMENT_UNTRACKED);
+    /* The events waited for are unknown, or the fact lost its group's name
+     * (a merge, a back edge): the wait may be for it. */
+    if ((!traced && !elsewhere) || !f.group)
+      ca_drop_must(&f), f.doubt = i;
+    s->f[out++] = f;
+  }
+  s->nf = out;
+}
+
+void ca_transfer_call(checker *c, state *s, const gac_inst *i, bool eval, unsigned ctx, unsigned block) {
+  /* The callee may use the module's Workgroup variables without being passed them. */
+  if (eval && call_touches_variables(c, i))
+    ca_evaluate_place(c, s, i, 0, ACCESS_CALL, (place){.buffer = UNKNOWN_BUFFER}, ctx, block);
+  for (unsigned a = 1; a < ca_num_in_operands(i); a++) {
+    uint32_t arg = ca_in_operand(i, a);
+    const gac_inst *t = gac_value_type(c->m, arg);
+    if (!t)
+      continue;
+    if (t->opcode == SpvOpTypePointer) {
+      if (eval)
+        ca_evaluate_access(c, s, i, a, ACCESS_CALL, arg, ctx, block);
+      if (t->words[2] == SpvStorageClassFunction) /* the callee may wait on events stored there */
+        for (unsigned k = 0; k < s->nf; k++)
+          ca_drop_must(&s->f[k]), s->f[k].doubt = i;
+    } else if (t->opcode == SpvOpTypeEvent) {
+      uint32_t e = ca_resolve_value(c, arg, i);
+      for (unsigned k = 0; k < s->nf; k++)
+        if (ca_fact_names(&s->f[k], e))
+          ca_drop_must(&s->f[k]), s->f[k].doubt = i;
+    }
+  }
+  if (ca_call_starts_copies(c, i)) {
+    const gac_inst *rt = gac_def(c->m, i->type_id);
+    ca_state_add(s, (fact){.copy = i, .copy_in_loop = c->cfg.loop_of[block] >= 0, .buffer = UNKNOWN_BUFFER,
+                        .versions = 1, .queue = PENDING,
+                        .group = rt && rt->opcode == SpvOpTypeEvent ? i->result_id : 0});
+  }
+}
+
+void ca_transfer_inst(checker *c, state *s, const gac_inst *i, bool eval, unsigned ctx, unsigned block) {
+  copy_view v;
+  switch (i->opcode) {
+  case SpvOpLoad:
+    if (eval)
+      ca_evaluate_access(c, s, i, 0, ACCESS_READ, ca_in_operand(i, 0), ctx, block);
+    return;
+  case SpvOpStore:
+    if (eval)
+      ca_evaluate_access(c, s, i, 0, ACCESS_WRITE, ca_in_operand(i, 0), ctx, block);
+    store_event(c, s, i);
+    return;
+  case SpvOpCopyMemory: case SpvOpCopyMemorySized:
+    if (eval) {
+      ca_evaluate_access(c, s, i, 1, ACCESS_READ, ca_in_operand(i, 1), ctx, block);
+      ca_evaluate_access(c, s, i, 0, ACCESS_WRITE, ca_in_operand(i, 0), ctx, block);
+    }
+    return;
+  case SpvOpGroupWaitEvents:
+    wait_events(c, s, i);
+    return;
+  case SpvOpFunctionCall:
+    ca_transfer_call(c, s, i, eval, ctx, block);
+    return;
+  default:
+    break;
+  }
+  if ((i->opcode >= SpvOpAtomicLoad && i->opcode <= SpvOpAtomicXor) || i->opcode == SpvOpAtomicFlagTestAndSet ||
+      i->opcode == SpvOpAtomicFlagClear) {
+    if (eval)
+      ca_evaluate_access(c, s, i, 0, ACCESS_WRITE, ca_in_operand(i, 0), ctx, block);
+    return;
+  }
+  uint32_t op = gac_async_pipeline_op_of(c->m, i);
+  if (op && i->num_words == GAC_PIPELINE_NUM_WORDS) {
+    if (op == GAC_ASYNC_COMMIT)
+      commit(c, s, i);
+    else if (op == GAC_ASYNC_WAIT)
+      async_wait(c, s, i);
+    return;
+  }
+  if (!ca_copy_of(c->m, i, &v))
+    return;
+  if (eval) {
+    ca_evaluate_access(c, s, i, 1, ACCESS_READ, v.source, ctx, block);
+    ca_evaluate_access(c, s, i, 0, ACCESS_COPY_WRITE, v.destination, ctx, block);
+  }
+  /* Chained through its Event operand, the copy joins that group: its
+   * result resolves to the event the group is named by. */
+  uint32_t group = ca_resolve_value(c, i->result_id, i);
+  c->cur = s;
+  place dst = ca_place_of(c, v.destination, i), src = ca_place_of(c, v.source, i);
+  c->cur = NULL;
+  fact f = {.copy = i, .copy_in_loop = c->cfg.loop_of[block] >= 0, .queue = PENDING, .group = group,
+            .must = true};
+  if (dst.buffer != NOT_WORKGROUP) {
+    f.buffer = dst.buffer;
+    f.versions = dst.buffer >= 0 ? c->buffers[dst.buffer].versions : 1;
+    f.version = dst.version;
+    ca_state_add(s, f);
+  }
+  if (src.buffer != NOT_WORKGROUP) {
+    f.buffer = src.buffer;
+    f.versions = src.buffer >= 0 ? c->buffers[src.buffer].versions : 1;
+    f.version = src.version;
+    f.async_read = true;
+    ca_state_add(s, f);
+  }
+  ca_state_normalize(s);
+}
