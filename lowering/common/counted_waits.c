@@ -87,10 +87,7 @@ static bool meet(history *dst, const history *src) {
  * loads); every other copy is loads and stores done when the copy returns. */
 static bool copy_in_flight(const gac_module *m, const gac_inst *copy, void *user) {
   (void)user;
-  gac_async_copy k;
-  if (copy->opcode == SpvOpGroupAsyncCopy) /* (Execution, Destination, Source, ...) */
-    return lower_global_to_local(m, gac_operand_word(copy, 3), gac_operand_word(copy, 4));
-  return gac_async_copy_decode(m, copy, &k) && lower_global_to_local(m, k.destination, k.source);
+  return lower_copy_loads_local(m, copy);
 }
 
 /* The OpGroupWaitEvents of the module that may wait for copies in flight

@@ -233,6 +233,23 @@ bool lower_global_to_local(const gac_module *m, uint32_t dst, uint32_t src) {
          lower_storage_class(m, src) == SpvStorageClassCrossWorkgroup;
 }
 
+bool lower_copy_ends(const gac_module *m, const gac_inst *copy, uint32_t *dst, uint32_t *src) {
+  gac_async_copy k;
+  if (gac_async_copy_decode(m, copy, &k)) {
+    *dst = k.destination, *src = k.source;
+    return true;
+  }
+  if (copy->opcode != SpvOpGroupAsyncCopy) /* (Execution, Destination, Source, ...) */
+    return false;
+  *dst = gac_operand_word(copy, 3), *src = gac_operand_word(copy, 4);
+  return true;
+}
+
+bool lower_copy_loads_local(const gac_module *m, const gac_inst *copy) {
+  uint32_t dst, src;
+  return lower_copy_ends(m, copy, &dst, &src) && lower_global_to_local(m, dst, src);
+}
+
 void lower_reach_blocks(const gac_module *m, gac_block *from, const gac_block *stop, uint8_t *seen, uint32_t bound) {
   gac_block *stack[4096];
   unsigned sp = 0;

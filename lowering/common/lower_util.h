@@ -56,6 +56,11 @@ uint32_t lower_storage_class(const gac_module *m, uint32_t pointer);
  * may have none: Physical32 modules, say). */
 uint32_t lower_ulong_type(gac_module *m);
 bool lower_global_to_local(const gac_module *m, uint32_t dst, uint32_t src);
+/* The destination and source of copy, a GroupAsyncCopy2D2D/3D3D or a core
+ * OpGroupAsyncCopy; false for any other instruction. */
+bool lower_copy_ends(const gac_module *m, const gac_inst *copy, uint32_t *dst, uint32_t *src);
+/* Whether copy is a copy global -> local (of either kind). */
+bool lower_copy_loads_local(const gac_module *m, const gac_inst *copy);
 
 /* OpGroupAsyncCopy (OpenCL's 1D async_work_group_(strided_)copy) as the 2D
  * copy it is; false, with an error, for elements that are not scalars or

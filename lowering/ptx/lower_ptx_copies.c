@@ -85,25 +85,17 @@ static bool events_stay_in(const gac_module *m, const gac_function *f) {
   return true;
 }
 
-/* Whether copy i copies global -> local (bulk stores complete on the
- * work-item's own bulk groups, which every wait completes: lower_ptx_waits.c). */
-static bool loads_local(const gac_module *m, const gac_inst *i) {
-  gac_async_copy k;
-  if (gac_async_copy_decode(m, i, &k))
-    return lower_global_to_local(m, k.destination, k.source);
-  return i->opcode == SpvOpGroupAsyncCopy && lower_global_to_local(m, gac_operand_word(i, 3), gac_operand_word(i, 4));
-}
-
 /* Whether copy i (a GroupAsyncCopy2D2D/3D3D or core OpGroupAsyncCopy) may
  * become bulk copies on sm_90: its lines are known to be long enough, or
  * their length is known only at run time (then it is checked there), and
  * if it loads local memory, only its own function waits for it
- * (events_stay_in). */
+ * (events_stay_in; bulk stores complete on the work-item's own bulk
+ * groups, which every wait completes: lower_ptx_waits.c). */
 bool lower_ptx_may_bulk(const gac_lowering *L, const gac_inst *i) {
   gac_async_copy k;
   uint64_t n, size, stride;
   const gac_block *block = gac_inst_block(i);
-  if (block && !events_stay_in(L->m, block->function) && loads_local(L->m, i))
+  if (block && !events_stay_in(L->m, block->function) && lower_copy_loads_local(L->m, i))
     return false;
   if (gac_async_copy_decode(L->m, i, &k))
     return !gac_constant_value(L->m, k.num_elements_per_line, &n) ||

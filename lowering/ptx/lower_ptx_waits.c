@@ -35,17 +35,9 @@ static bool has_bulk(const gac_lowering *L, const gac_function *f, bool load) {
   const gac_module *m = L->m;
   gac_foreach_block(b, f) {
     gac_foreach_inst(i, &b->insts) {
-      gac_async_copy k;
-      uint32_t dst = 0, src = 0;
-      if (gac_async_copy_decode(m, i, &k)) {
-        dst = k.destination;
-        src = k.source;
-      } else if (i->opcode == SpvOpGroupAsyncCopy) {
-        dst = gac_operand_word(i, 3);
-        src = gac_operand_word(i, 4);
-      } else {
+      uint32_t dst, src;
+      if (!lower_copy_ends(m, i, &dst, &src))
         continue;
-      }
       if ((load ? lower_global_to_local(m, dst, src) : lower_global_to_local(m, src, dst)) &&
           lower_ptx_may_bulk(L, i) && !lower_ptx_ws_producer_copy(L, i))
         return true;
