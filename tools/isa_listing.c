@@ -96,6 +96,100 @@ static isa_kind classify(const char *mn, const char *ops, unsigned *vmcnt) {
   return ISA_OTHER;
 }
 
+/* One SGPR number r into the mask (s0..s127). */
+static void name_sgpr(uint64_t names[2], unsigned r) {
+  if (r < 128)
+    names[r / 64] |= UINT64_C(1) << (r % 64);
+}
+
+/* The SGPRs an instruction's operands name: sN, s[a:b], vcc, vcc_lo,
+ * vcc_hi (s106, s107 on gfx9); a register named is treated as written. */
+static void named_sgprs(const char *ops, uint64_t names[2]) {
+  for (const char *p = ops; *p; p++) {
+    if (p != ops && (p[-1] == '_' || (p[-1] >= 'a' && p[-1] <= 'z') || (p[-1] >= '0' && p[-1] <= '9')))
+      continue; /* inside a word */
+    if (starts(p, "vcc")) {
+      name_sgpr(names, 106);
+      name_sgpr(names, 107);
+    } else if (p[0] == 's' && p[1] >= '0' && p[1] <= '9') {
+      name_sgpr(names, (unsigned)strtoul(p + 1, NULL, 10));
+    } else if (p[0] == 's' && p[1] == '[') {
+      char *end;
+      unsigned a = (unsigned)strtoul(p + 2, &end, 10), b = *end == ':' ? (unsigned)strtoul(end + 1, NULL, 10) : a;
+      for (unsigned r = a; r <= b && r < 128; r++)
+        name_sgpr(names, r);
+    }
+  }
+}
+
+/* The pair s[a:a+1] of an operand list's `index`-th operand; false if it is not one. */
+static bool pair_operand(const char *ops, unsigned index, uint8_t *a) {
+  for (unsigned k = 0; k < index && ops; k++)
+    if ((ops = strchr(ops, ',')))
+      ops++;
+  if (!ops)
+    return false;
+  ops += strspn(ops, " ");
+  unsigned lo, hi;
+  if (sscanf(ops, "s[%u:%u]", &lo, &hi) != 2 || hi != lo + 1 || lo > 126)
+    return false;
+  *a = (uint8_t)lo;
+  return true;
+}
+
+/* Operand `index` of an operand list, into buf. */
+static void operand(const char *ops, unsigned index, char *buf, size_t size) {
+  for (unsigned k = 0; k < index && ops; k++)
+    if ((ops = strchr(ops, ',')))
+      ops++;
+  ops = ops ? ops + strspn(ops, " ") : "";
+  snprintf(buf, size, "%.*s", (int)strcspn(ops, ","), ops);
+}
+
+/* The scalar facts' part of an instruction (isa_listing.h: isa_scalar). */
+static void scalar_effect(const char *mn, const char *ops, isa_inst *out) {
+  const char *value = strchr(ops, ',');
+  value = value ? value + 1 + strspn(value + 1, " ") : "";
+  if (strcmp(mn, "s_mov_b64") == 0 && starts(ops, "exec, ") && pair_operand(ops, 1, &out->sreg)) {
+    out->sop = ISA_S_SET_EXEC;
+  } else if (strcmp(mn, "s_mov_b64") == 0 && pair_operand(ops, 0, &out->sreg)) {
+    out->sop = strcmp(value, "0") == 0    ? ISA_S_SET_ZERO
+               : strcmp(value, "-1") == 0 ? ISA_S_SET_ONES
+               : strcmp(value, "exec") == 0 ? ISA_S_COPY_EXEC
+                                            : ISA_S_NONE;
+  } else if (starts(mn, "s_") && strstr(mn, "_saveexec_b64") && pair_operand(ops, 0, &out->sreg)) {
+    out->sop = ISA_S_SAVE_EXEC; /* its source is read, not written: named below all the same */
+  } else if (strcmp(mn, "s_or_b64") == 0 && starts(ops, "exec, exec, ") && pair_operand(ops, 2, &out->sreg)) {
+    out->sop = ISA_S_RESTORE_EXEC;
+  } else if (strcmp(mn, "s_andn2_b64") == 0 && starts(ops, "exec, exec, ") && pair_operand(ops, 2, &out->sreg)) {
+    out->sop = ISA_S_EXEC_ANDN2;
+  } else if (strcmp(mn, "s_or_b64") == 0 && pair_operand(ops, 0, &out->sreg)) {
+    uint8_t x = 0, y = 0;
+    bool first = pair_operand(ops, 1, &x) && x == out->sreg, second = pair_operand(ops, 2, &y) && y == out->sreg;
+    if (first != second) {
+      out->sop = ISA_S_GROW;
+      char other[32]; /* the operand that is read */
+      operand(ops, first ? 2 : 1, other, sizeof other);
+      named_sgprs(other, out->names);
+    }
+  } else if ((strcmp(mn, "s_and_b64") == 0 || strcmp(mn, "s_andn2_b64") == 0) && starts(ops, "vcc, exec, ") &&
+             pair_operand(ops, 2, &out->sreg)) {
+    out->sop = mn[5] == 'n' ? ISA_S_VCC_ANDN2 : ISA_S_VCC_AND;
+  }
+  out->on = strcmp(mn, "s_cbranch_vccz") == 0    ? ISA_ON_VCCZ
+            : strcmp(mn, "s_cbranch_vccnz") == 0  ? ISA_ON_VCCNZ
+            : strcmp(mn, "s_cbranch_execz") == 0  ? ISA_ON_EXECZ
+            : strcmp(mn, "s_cbranch_execnz") == 0 ? ISA_ON_EXECNZ
+                                                  : ISA_ON_OTHER;
+  /* exec written: as the first operand, by v_cmpx_*, or by a saveexec (sop) */
+  out->writes_exec = out->sop != ISA_S_RESTORE_EXEC && out->sop != ISA_S_SET_EXEC && out->sop != ISA_S_EXEC_ANDN2 &&
+                     (starts(ops, "exec") || starts(mn, "v_cmpx") || strstr(mn, "saveexec"));
+  if (out->sop == ISA_S_SAVE_EXEC)
+    named_sgprs(value, out->names);
+  else if (out->sop == ISA_S_NONE && out->on == ISA_ON_OTHER)
+    named_sgprs(ops, out->names);
+}
+
 static bool push(isa_kernel *k, const isa_inst *i) {
   if (k->n == k->cap) {
     size_t cap = k->cap ? 2 * k->cap : 256;
@@ -132,6 +226,7 @@ static bool parse_inst(const char *line, isa_inst *out) {
   out->addr = addr;
   snprintf(out->text, sizeof out->text, "%s%s%s", mn, *ops ? " " : "", ops);
   out->kind = classify(mn, ops, &out->vmcnt);
+  scalar_effect(mn, ops, out);
   if (out->kind == ISA_BRANCH || out->kind == ISA_CBRANCH)
     out->target = addr + 4 + 4 * (int64_t)(int16_t)(enc & 0xffff);
   return true;

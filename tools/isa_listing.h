@@ -34,6 +34,26 @@ typedef enum isa_mark {
 } isa_mark;
 #define ISA_ANY_QUEUE UINT32_MAX
 
+/* What an instruction does to the scalar facts that decide the uniform
+ * branches of the structurizer's flow blocks (isa_vmcnt.c): SGPR pairs
+ * set to 0, -1 or exec, exec saved and restored, and vcc computed from a
+ * pair and exec. */
+typedef enum isa_scalar {
+  ISA_S_NONE,
+  ISA_S_SET_ZERO,     /* s_mov_b64 s[a:a+1], 0 */
+  ISA_S_SET_ONES,     /* s_mov_b64 s[a:a+1], -1 */
+  ISA_S_COPY_EXEC,    /* s_mov_b64 s[a:a+1], exec */
+  ISA_S_SAVE_EXEC,    /* s_*_saveexec_b64 s[a:a+1], ...: the pair := exec, exec changed */
+  ISA_S_RESTORE_EXEC, /* s_or_b64 exec, exec, s[a:a+1] */
+  ISA_S_SET_EXEC,     /* s_mov_b64 exec, s[a:a+1] */
+  ISA_S_GROW,         /* s_or_b64 s[a:a+1], x, s[a:a+1] (either order): a loop's mask of lanes done */
+  ISA_S_EXEC_ANDN2,   /* s_andn2_b64 exec, exec, s[a:a+1]: the lanes done leave exec */
+  ISA_S_VCC_AND,      /* s_and_b64 vcc, exec, s[a:a+1] */
+  ISA_S_VCC_ANDN2,    /* s_andn2_b64 vcc, exec, s[a:a+1] */
+} isa_scalar;
+
+typedef enum isa_on { ISA_ON_OTHER, ISA_ON_VCCZ, ISA_ON_VCCNZ, ISA_ON_EXECZ, ISA_ON_EXECNZ } isa_on;
+
 typedef struct isa_inst {
   uint64_t addr;
   isa_kind kind;
@@ -41,6 +61,11 @@ typedef struct isa_inst {
   uint64_t target; /* ISA_BRANCH, ISA_CBRANCH */
   isa_mark mark;   /* the marker at this address, if any */
   uint32_t queue, n;
+  isa_scalar sop;  /* and sreg: the pair's first SGPR */
+  uint8_t sreg;
+  isa_on on;       /* ISA_CBRANCH: the condition, where the facts may decide it */
+  bool writes_exec; /* other than as sop says */
+  uint64_t names[2]; /* the SGPRs s0..s127 it names otherwise (vcc: s106, s107), as if it wrote them */
   char text[80];   /* mnemonic and operands, for diagnostics */
   char label[48];  /* the marker's name */
 } isa_inst;

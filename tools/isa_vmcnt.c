@@ -20,11 +20,16 @@
  * (on every path), published by a barrier (every path), promised by a
  * wait (some path), or left in flight by a wait that promised them (some
  * path). A program point holds up to STATES such states: paths with the
- * same commits, the same segments with and without DMA loads and the same
- * promised loads not yet published share one (ranges hulled), others stay
- * apart, so that a padded empty group and a full one are not mixed, nor a
- * path between a wait and its barrier with one that did not wait; past
- * STATES all are hulled into one.
+ * same commits, the same segments with and without DMA loads, complete or
+ * not, the same promised loads not yet published and the same scalar
+ * facts (below) share one (ranges hulled; a segment settled, complete and
+ * published, on both is the same whatever its loads), others stay apart,
+ * so that a padded empty group and a full one are not mixed, nor a path
+ * between a wait and its barrier with one that did not wait, nor the ways
+ * into a flow block; past STATES all are hulled into one.
+ *
+ * Branches are followed both ways, except where the scalar facts decide
+ * them (see `facts`).
  *
  * Ping-pong (between the markers __gac_pp_ and __gac_ppx_): the two halves
  * of the work-group run a barrier apart, so a barrier orders a wave's
@@ -43,7 +48,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { SEGS = 6, STATES = 32, CAP = 64 }; /* CAP: a count of 64 or more (vmcnt holds 6 bits) */
+enum { SEGS = 6, STATES = 64, CAP = 64 }; /* CAP: a count of 64 or more (vmcnt holds 6 bits) */
 /* In `queue`: where a wait for all split the loads (no commit of any queue). */
 #define WAIT_ALL_BOUNDARY (ISA_ANY_QUEUE - 1)
 
@@ -60,7 +65,31 @@ typedef struct seg {
   bool viol;      /* some path: the wait that promised them left one in flight */
 } seg;
 
+/* Scalar facts that decide the uniform branches of the structurizer's
+ * flow blocks: an if/else becomes `if (c) then; flow: if (!c') else`, c'
+ * a phi of constants, s_mov_b64 s[a:a+1], 0 or -1 on each way in, then
+ * s_and_b64 vcc, exec, s[a:a+1] and s_cbranch_vccz. Followed both ways,
+ * the flow block joins a path through `then` to `else` (a commit of the
+ * pipeliner's guarded copy and the padded empty commit of the same stage,
+ * one after the other), or one through neither (a copy's paths through
+ * registers, each ending in a wait, both skipped): paths neither source
+ * nor machine takes. Where the pair is known, so is vcc: 0 from a pair
+ * of 0 (whatever exec is), not 0 from a pair of -1 where exec is not 0.
+ * exec is not 0 when a wave starts, after the way of s_cbranch_execz not
+ * taken (and of execnz taken), and where it is restored from a pair saved
+ * while it was not 0, or from a loop's mask of the lanes done (0 when the
+ * loop starts, growing, taken out of exec: exec | mask stays what exec
+ * was); the branch then goes one way. Pairs are known by
+ * their first SGPR; an instruction that names a register forgets the
+ * pairs holding it, one that writes exec otherwise forgets exec. */
+typedef struct facts {
+  uint64_t zero[2], ones[2], nonzero[2]; /* pairs s[a:a+1] known 0, -1, not 0 (bit a; ones within nonzero) */
+  uint64_t covers[2]; /* pairs P with exec | P not 0: a loop's mask of lanes done, from exec when not 0 */
+  bool vcc_zero, vcc_nonzero, exec_nonzero;
+} facts;
+
 typedef struct state {
+  facts f;
   uint8_t len;              /* segments: s[0] since the newest commit, s[k] before commit k-1 */
   bool tail, lo_path;       /* s[len]: older history, folded */
   bool two_barriers;        /* in a ping-pong loop: publishing takes two barriers */
@@ -201,6 +230,110 @@ static void transfer(state *st, const isa_inst *i) {
   }
 }
 
+static bool known(const uint64_t regs[2], unsigned r) { return regs[r / 64] >> (r % 64) & 1; }
+
+static void forget(facts *f, const uint64_t names[2]) {
+  for (unsigned w = 0; w < 2; w++) {
+    /* a pair s[a:a+1] holds a register named at a or a+1 */
+    uint64_t gone = names[w] | names[w] >> 1 | (w == 0 ? names[1] << 63 : 0);
+    f->zero[w] &= ~gone;
+    f->ones[w] &= ~gone;
+    f->nonzero[w] &= ~gone;
+    f->covers[w] &= ~gone;
+  }
+  if (known(names, 106) || known(names, 107))
+    f->vcc_zero = f->vcc_nonzero = false;
+}
+
+static void learn(uint64_t regs[2], unsigned a) { regs[a / 64] |= UINT64_C(1) << (a % 64); }
+
+/* Whether i decides something by its pair: a flow block's vcc, exec. */
+static bool reads_pair(const isa_inst *i) {
+  return i->sop == ISA_S_RESTORE_EXEC || i->sop == ISA_S_SET_EXEC || i->sop == ISA_S_VCC_AND ||
+         i->sop == ISA_S_VCC_ANDN2;
+}
+
+/* tracked: the pairs some flow block or exec restore reads (the others
+ * would only keep apart states that no branch tells apart). */
+static void scalar_step(facts *f, const isa_inst *i, const uint64_t tracked[2]) {
+  forget(f, i->names);
+  unsigned a = i->sreg;
+  bool track = known(tracked, a);
+  uint64_t pair[2] = {0};
+  pair[a / 64] = UINT64_C(3) << (a % 64); /* a <= 126; s[63:64]'s second half is not tracked apart */
+  if (i->sop == ISA_S_SET_ZERO || i->sop == ISA_S_SET_ONES || i->sop == ISA_S_COPY_EXEC || i->sop == ISA_S_SAVE_EXEC)
+    forget(f, pair);
+  if (i->sop == ISA_S_GROW) { /* it grows: no longer 0 or -1 for sure, still not 0 */
+    f->zero[a / 64] &= ~(UINT64_C(1) << (a % 64));
+    f->ones[a / 64] &= ~(UINT64_C(1) << (a % 64));
+  }
+  bool exec_shrinks = i->writes_exec || i->sop == ISA_S_SAVE_EXEC || i->sop == ISA_S_SET_EXEC;
+  if (exec_shrinks) /* exec | P may lose lanes; P itself not 0 still covers */
+    memset(f->covers, 0, sizeof f->covers);
+  switch (i->sop) {
+  case ISA_S_SET_ZERO:
+    if (track)
+      learn(f->zero, a);
+    if (track && f->exec_nonzero)
+      learn(f->covers, a);
+    break;
+  case ISA_S_SET_ONES:
+    if (track)
+      learn(f->ones, a), learn(f->nonzero, a);
+    break;
+  case ISA_S_COPY_EXEC:
+  case ISA_S_SAVE_EXEC: /* P := exec (before it changes): not 0, and exec | P neither */
+    if (track && f->exec_nonzero)
+      learn(f->nonzero, a), learn(f->covers, a);
+    break;
+  case ISA_S_RESTORE_EXEC: f->exec_nonzero |= known(f->nonzero, a) || known(f->covers, a); break;
+  case ISA_S_EXEC_ANDN2: { /* exec & ~P | P = exec | P: P's cover holds, the others' may not */
+    f->exec_nonzero = false;
+    bool covers = known(f->covers, a);
+    memset(f->covers, 0, sizeof f->covers);
+    if (covers)
+      learn(f->covers, a);
+    break;
+  }
+  case ISA_S_SET_EXEC: f->exec_nonzero = known(f->nonzero, a); break;
+  case ISA_S_VCC_AND:
+    f->vcc_zero = known(f->zero, a);
+    f->vcc_nonzero = known(f->ones, a) && f->exec_nonzero;
+    break;
+  case ISA_S_VCC_ANDN2:
+    f->vcc_zero = known(f->ones, a);
+    f->vcc_nonzero = known(f->zero, a) && f->exec_nonzero;
+    break;
+  default: break;
+  }
+  /* a pair read is forgotten (a phi's constant serves one flow block), and
+   * vcc once branched on: what no branch will ask keeps no states apart */
+  if (reads_pair(i))
+    forget(f, pair);
+  if (i->writes_exec)
+    f->exec_nonzero = false;
+}
+
+static facts facts_meet(const facts *a, const facts *b) {
+  facts r;
+  for (unsigned w = 0; w < 2; w++) {
+    r.zero[w] = a->zero[w] & b->zero[w];
+    r.ones[w] = a->ones[w] & b->ones[w];
+    r.nonzero[w] = a->nonzero[w] & b->nonzero[w];
+    r.covers[w] = a->covers[w] & b->covers[w];
+  }
+  r.vcc_zero = a->vcc_zero && b->vcc_zero;
+  r.vcc_nonzero = a->vcc_nonzero && b->vcc_nonzero;
+  r.exec_nonzero = a->exec_nonzero && b->exec_nonzero;
+  return r;
+}
+
+static bool facts_eq(const facts *a, const facts *b) {
+  return !memcmp(a->zero, b->zero, sizeof a->zero) && !memcmp(a->ones, b->ones, sizeof a->ones) &&
+         !memcmp(a->nonzero, b->nonzero, sizeof a->nonzero) && !memcmp(a->covers, b->covers, sizeof a->covers) &&
+         a->vcc_zero == b->vcc_zero && a->vcc_nonzero == b->vcc_nonzero && a->exec_nonzero == b->exec_nonzero;
+}
+
 /* Before instruction i: its marker (a wait's promise comes after its own
  * s_waitcnt, see step). */
 static void before(state *st, const isa_inst *i) {
@@ -211,13 +344,16 @@ static void before(state *st, const isa_inst *i) {
 }
 
 static bool same_key(const state *a, const state *b) {
-  if (a->len != b->len || a->tail != b->tail || a->two_barriers != b->two_barriers ||
+  if (!facts_eq(&a->f, &b->f) || a->len != b->len || a->tail != b->tail || a->two_barriers != b->two_barriers ||
       memcmp(a->queue, b->queue, (a->len - 1u) * sizeof a->queue[0]))
     return false;
-  for (unsigned k = 0; k < segs(a); k++)
-    if ((a->s[k].d.lo > 0) != (b->s[k].d.lo > 0) || (a->s[k].d.hi > 0) != (b->s[k].d.hi > 0) ||
-        a->s[k].unmet != b->s[k].unmet)
+  for (unsigned k = 0; k < segs(a); k++) {
+    const seg *x = &a->s[k], *y = &b->s[k];
+    if (x->done && x->pub && y->done && y->pub && x->unmet == y->unmet)
+      continue; /* settled on every path of both: whether it had DMA loads no longer matters */
+    if ((x->d.lo > 0) != (y->d.lo > 0) || (x->d.hi > 0) != (y->d.hi > 0) || x->unmet != y->unmet || x->done != y->done)
       return false;
+  }
   return true;
 }
 
@@ -242,6 +378,7 @@ static void hull(state *d, const state *s) {
   for (unsigned k = 0; k < segs(d); k++)
     d->s[k] = seg_hull(&d->s[k], &s->s[k]);
   d->lo_path = lo_path;
+  d->f = facts_meet(&d->f, &s->f);
 }
 
 /* d := d hulled with s, any keys: aligned newest first, the rest folded
@@ -267,6 +404,7 @@ static void hull_any(state *d, const state *s) {
   for (unsigned k = 0; k < segs(&a); k++)
     a.s[k] = seg_hull(&a.s[k], &b.s[k]);
   a.lo_path = false;
+  a.f = facts_meet(&a.f, &b.f);
   *d = a;
 }
 
@@ -334,24 +472,57 @@ static flow successors(const isa_kernel *k, size_t at) {
 static bool promise_after(const isa_inst *i) { return i->kind == ISA_WAIT; }
 
 /* State st through instruction i (marker, instruction, promise). */
-static void step(state *st, const isa_inst *i) {
+static void step(state *st, const isa_inst *i, const uint64_t tracked[2]) {
   before(st, i);
   bool is_wait = i->mark == ISA_MARK_WAIT || i->mark == ISA_MARK_WAIT_ALL;
   if (is_wait && !promise_after(i))
     promise(st, i);
   transfer(st, i);
+  scalar_step(&st->f, i, tracked);
   if (is_wait && promise_after(i))
     promise(st, i);
+}
+
+/* Whether the edge at -> to may be taken from st (after the branch), and
+ * what it tells of exec on the way. */
+static bool feasible(const isa_kernel *k, size_t at, size_t to, state *st) {
+  const isa_inst *i = &k->insts[at];
+  size_t target = isa_find(k, i->target);
+  if (i->kind != ISA_CBRANCH || i->on == ISA_ON_OTHER || target == at + 1)
+    return true;
+  bool taken = to == target;
+  facts f = st->f;
+  if (i->on == ISA_ON_VCCZ || i->on == ISA_ON_VCCNZ)
+    st->f.vcc_zero = st->f.vcc_nonzero = false; /* branched on: no branch after asks again */
+  switch (i->on) {
+  case ISA_ON_VCCZ: return f.vcc_zero ? taken : f.vcc_nonzero ? !taken : true;
+  case ISA_ON_VCCNZ: return f.vcc_zero ? !taken : f.vcc_nonzero ? taken : true;
+  case ISA_ON_EXECZ:
+    if (f.exec_nonzero)
+      return !taken;
+    st->f.exec_nonzero = !taken;
+    return true;
+  case ISA_ON_EXECNZ:
+    if (f.exec_nonzero)
+      return taken;
+    st->f.exec_nonzero = taken;
+    return true;
+  default: return true;
+  }
 }
 
 /* The fixpoint; false if a branch leaves the kernel or control flow is indirect. */
 static bool solve(const isa_kernel *k, set *in, const char **why) {
   size_t *work = malloc(k->n * sizeof *work), top = 0;
   bool *queued = calloc(k->n, sizeof *queued), ok = work && queued;
+  uint64_t tracked[2] = {0};
+  for (size_t at = 0; at < k->n; at++)
+    if (reads_pair(&k->insts[at]))
+      learn(tracked, k->insts[at].sreg);
   if (ok && k->n) {
     in[0].reached = true;
     in[0].n = 1;
-    in[0].st[0] = (state){.len = 1, .lo_path = true, .s = {empty_seg}};
+    in[0].st[0] = (state){.len = 1, .lo_path = true, .s = {empty_seg}, .f = {.exec_nonzero = true}};
     work[top++] = 0;
     queued[0] = true;
   }
@@ -371,12 +542,14 @@ static bool solve(const isa_kernel *k, set *in, const char **why) {
       }
     for (unsigned s = 0; s < in[at].n && ok; s++) {
       state out = in[at].st[s];
-      step(&out, &k->insts[at]);
-      for (unsigned j = 0; j < f.n; j++)
-        if (join_state(&in[f.succ[j]], &out) && !queued[f.succ[j]]) {
+      step(&out, &k->insts[at], tracked);
+      for (unsigned j = 0; j < f.n; j++) {
+        state edge = out;
+        if (feasible(k, at, f.succ[j], &edge) && join_state(&in[f.succ[j]], &edge) && !queued[f.succ[j]]) {
           queued[f.succ[j]] = true;
           work[top++] = f.succ[j];
         }
+      }
     }
   }
   free(work);

@@ -18,6 +18,8 @@
  *       null descriptor: out of range, so no memory access and 0, but
  *       each counts in vmcnt like a load
  *   __gac_amdgcn_barrier()    s_waitcnt lgkmcnt(0); s_barrier
+ *   __gac_amdgcn_drain_vm()   s_waitcnt vmcnt(0), unmarked (the end of a
+ *       copy's path through registers, lower_amdgcn_copies.c)
  *   __gac_amdgcn_setprio_P()  s_setprio P (ping-pong's compute cluster)
  *   __gac_amdgcn_sched_barrier()  llvm.amdgcn.sched.barrier(0): LLVM's
  *       scheduler moves nothing across it
@@ -150,12 +152,17 @@ static void define_pingpong(ctx *x, LLVMValueRef f, bool enter) {
   LLVMBuildRetVoid(x->b);
 }
 
-static void define_setprio(ctx *x, LLVMValueRef f, unsigned prio) {
+/* A body of one instruction of assembly. */
+static void define_asm(ctx *x, LLVMValueRef f, const char *text) {
   begin(x, f);
-  char text[32];
-  snprintf(text, sizeof text, "s_setprio %u", prio);
   asm_call(x, text, "~{memory}", NULL, NULL, 0);
   LLVMBuildRetVoid(x->b);
+}
+
+static void define_setprio(ctx *x, LLVMValueRef f, unsigned prio) {
+  char text[32];
+  snprintf(text, sizeof text, "s_setprio %u", prio);
+  define_asm(x, f, text);
 }
 
 static void define_sched_barrier(ctx *x, LLVMValueRef f) {
@@ -253,6 +260,8 @@ bool gac_amdgcn_define_builtins(LLVMModuleRef mod, const char *mcpu, gac_diag *d
       define_pingpong(&x, f, strcmp(name, GAC_AMDGCN_PINGPONG_ENTER) == 0);
     } else if (strncmp(name, GAC_AMDGCN_SETPRIO_PREFIX, strlen(GAC_AMDGCN_SETPRIO_PREFIX)) == 0) {
       define_setprio(&x, f, (unsigned)atoi(name + strlen(GAC_AMDGCN_SETPRIO_PREFIX)));
+    } else if (strcmp(name, GAC_AMDGCN_DRAIN_VM) == 0) {
+      define_asm(&x, f, "s_waitcnt vmcnt(0)");
     } else if (strcmp(name, GAC_AMDGCN_SCHED_BARRIER) == 0) {
       define_sched_barrier(&x, f);
     } else if (strcmp(name, GAC_AMDGCN_BARRIER) == 0 || strcmp(name, "_Z7barrierj") == 0 ||

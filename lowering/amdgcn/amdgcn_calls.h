@@ -10,6 +10,8 @@
  * the wait for all but queue's n newest groups (queue ANY: for all) */
 #define GAC_AMDGCN_WAIT_VM "__gac_amdgcn_wait_vm"
 #define GAC_AMDGCN_BARRIER "__gac_amdgcn_barrier" /* (): LDS writes done, s_barrier */
+/* (): s_waitcnt vmcnt(0), no marker: every load of the wave complete */
+#define GAC_AMDGCN_DRAIN_VM "__gac_amdgcn_drain_vm"
 /* (uint queue, uint K), constants: the marker of a commit to queue (ANY:
  * not known), then K loads that do nothing (an empty group's padding) */
 #define GAC_AMDGCN_COMMIT "__gac_amdgcn_commit"

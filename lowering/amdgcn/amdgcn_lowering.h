@@ -33,6 +33,7 @@ extern const lower_wait_emitter lower_amdgcn_waits;
  * as LDS-direct loads. */
 uint32_t lower_amdgcn_dma_per_wave(gac_lowering *L, const gac_function *f, const gac_inst *copy);
 const unsigned *lower_amdgcn_unit_widths(gac_lowering *L, const lower_copy_plan *p);
+gac_block *lower_amdgcn_unit_loop_end(gac_lowering *L, const lower_copy_plan *p, unsigned width, gac_block *join);
 bool lower_amdgcn_unit_loop(gac_lowering *L, lower_copy_plan *p, gac_block *from, gac_block *join, unsigned width,
                             uint32_t id, uint32_t size);
 

@@ -112,6 +112,26 @@ const unsigned *lower_amdgcn_unit_widths(gac_lowering *L, const lower_copy_plan 
   return lower_global_to_local(L->m, p->k.destination, p->k.source) ? lds_widths : NULL;
 }
 
+/* A global -> local copy the waits count (dma_per_wave > 0) may still take
+ * a path through registers: units narrower than 4 bytes on gfx90a, where
+ * its addresses are not 4-aligned at run time. That path issues no
+ * LDS-direct load, and a wave may issue no load at all on it (no unit of
+ * its lanes), so the loads the waits count for the copy are not there to
+ * keep older groups' loads in flight behind them. The path ends in a
+ * vmcnt(0) instead: every load of the wave is complete after it, what the
+ * waits after it need of the older groups. It costs the misaligned path
+ * nothing it did not already wait for but the older groups' prefetches. */
+gac_block *lower_amdgcn_unit_loop_end(gac_lowering *L, const lower_copy_plan *p, unsigned width, gac_block *join) {
+  (void)width; /* only the widths lower_amdgcn_unit_loop did not take come here */
+  if (!lower_global_to_local(L->m, p->k.destination, p->k.source) || !dma_per_wave(L, join->function, &p->k))
+    return join;
+  gac_block *drain = gac_block_create(L->m, join->function, join->prev);
+  gac_builder b = gac_builder_at_end(L->m, &drain->insts);
+  lower_call(L, &b, GAC_AMDGCN_DRAIN_VM, 0, NULL, NULL);
+  gac_build_ops(&b, SpvOpBranch, 0, 0, GAC_ID(gac_block_label(join)));
+  return drain;
+}
+
 bool lower_amdgcn_unit_loop(gac_lowering *L, lower_copy_plan *p, gac_block *from, gac_block *join, unsigned width,
                             uint32_t id, uint32_t size) {
   gac_module *m = L->m;

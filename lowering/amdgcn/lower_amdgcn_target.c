@@ -19,6 +19,7 @@ static const lower_target amdgcn_target = {
     .whole_element_units = true,
     .unit_widths = lower_amdgcn_unit_widths,
     .unit_loop = lower_amdgcn_unit_loop,
+    .unit_loop_end = lower_amdgcn_unit_loop_end,
 };
 
 /* gfx942 also has LDS-direct loads of 1 and 2 bytes. */

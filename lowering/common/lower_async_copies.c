@@ -152,6 +152,8 @@ void lower_cooperative_loop(gac_lowering *L, lower_copy_plan *p, gac_block *from
   gac_module *m = L->m;
   if (T->unit_loop && T->unit_loop(L, p, from, join, width, id, size))
     return;
+  if (T->unit_loop_end)
+    join = T->unit_loop_end(L, p, width, join);
   gac_block *exit = join;
   if (rolled) /* a loop's merge block is its own */
     exit = gac_block_create(m, from->function, join->prev);

@@ -127,6 +127,9 @@ struct lower_target {
    * moves them its own way. */
   bool (*unit_loop)(gac_lowering *L, lower_copy_plan *p, gac_block *from, gac_block *join, unsigned width,
                     uint32_t id, uint32_t size);
+  /* Where the shared loop of `width`-byte units goes on to: join, or a
+   * block of the target's own on the way there (NULL: join). */
+  gac_block *(*unit_loop_end)(gac_lowering *L, const lower_copy_plan *p, unsigned width, gac_block *join);
   /* One `width`-byte unit from src to dst (uchar pointers) at b, if the
    * target moves it its own way. */
   bool (*move_unit)(gac_lowering *L, gac_builder *b, const lower_copy_plan *p, unsigned width, uint32_t dst,

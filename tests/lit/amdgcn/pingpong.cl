@@ -71,12 +71,13 @@
 //
 // The body's wait put back to the count without ping-pong (vmcnt(16)):
 // with the halves a barrier apart, a tile completed in the step that reads
-// it is published by one barrier only, so the reads are not proved.
+// it is published by one barrier only: the reads are violated (complete,
+// and published on no path).
 // RUN: awk '/__gac_w0_2_/ && !done { print; getline; sub(/vmcnt\(8\)/, "vmcnt(16)"); done = 1 } { print }' %t.s > %t.lax.s
 // RUN: llvm-mc-19 -triple=amdgcn-amd-amdhsa -mcpu=gfx942 -filetype=obj %t.lax.s -o %t.lax.o
 // RUN: %expect-exit 1 gac-isa-check --strict %t.lax.o | FileCheck --check-prefix=LAX %s
-// LAX: warning: matmul512+0x{{[0-9a-f]+}}: cannot decide: ds_read{{.*}} [IsaCheck.Read]
-// LAX: LDS reads: {{[0-9]+}} proved, 0 violated, {{[1-9][0-9]*}} cannot decide
+// LAX: error: matmul512+0x{{[0-9a-f]+}}: violated: ds_read{{.*}} no barrier has published it on any path (in a ping-pong loop: two) [IsaCheck.Read]
+// LAX: LDS reads: {{[0-9]+}} proved, {{[1-9][0-9]*}} violated, 0 cannot decide
 //
 // Where the conditions do not hold, a remark says why and nothing changes:
 // 2 stages (the wait leaves no group in flight), and the conformance
