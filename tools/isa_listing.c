@@ -157,12 +157,24 @@ static void scalar_effect(const char *mn, const char *ops, isa_inst *out) {
                : strcmp(value, "-1") == 0 ? ISA_S_SET_ONES
                : strcmp(value, "exec") == 0 ? ISA_S_COPY_EXEC
                                             : ISA_S_NONE;
+  } else if ((strcmp(mn, "s_andn2_saveexec_b64") == 0 || strcmp(mn, "s_or_saveexec_b64") == 0) &&
+             pair_operand(ops, 0, &out->sreg) && pair_operand(ops, 1, &out->sreg2)) {
+    out->sop = ISA_S_ELSE_EXEC;
   } else if (starts(mn, "s_") && strstr(mn, "_saveexec_b64") && pair_operand(ops, 0, &out->sreg)) {
     out->sop = ISA_S_SAVE_EXEC; /* its source is read, not written: named below all the same */
   } else if (strcmp(mn, "s_or_b64") == 0 && starts(ops, "exec, exec, ") && pair_operand(ops, 2, &out->sreg)) {
     out->sop = ISA_S_RESTORE_EXEC;
   } else if (strcmp(mn, "s_andn2_b64") == 0 && starts(ops, "exec, exec, ") && pair_operand(ops, 2, &out->sreg)) {
     out->sop = ISA_S_EXEC_ANDN2;
+  } else if (strcmp(mn, "s_xor_b64") == 0 && pair_operand(ops, 0, &out->sreg)) {
+    char x[16], y[16], self[16];
+    operand(ops, 1, x, sizeof x);
+    operand(ops, 2, y, sizeof y);
+    snprintf(self, sizeof self, "s[%u:%u]", out->sreg, out->sreg + 1u);
+    if ((strcmp(x, "exec") == 0 && strcmp(y, self) == 0) || (strcmp(y, "exec") == 0 && strcmp(x, self) == 0))
+      out->sop = ISA_S_GROW; /* exec read, not written */
+    else
+      named_sgprs(ops, out->names);
   } else if (strcmp(mn, "s_or_b64") == 0 && pair_operand(ops, 0, &out->sreg)) {
     uint8_t x = 0, y = 0;
     bool first = pair_operand(ops, 1, &x) && x == out->sreg, second = pair_operand(ops, 2, &y) && y == out->sreg;

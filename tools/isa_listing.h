@@ -43,10 +43,12 @@ typedef enum isa_scalar {
   ISA_S_SET_ZERO,     /* s_mov_b64 s[a:a+1], 0 */
   ISA_S_SET_ONES,     /* s_mov_b64 s[a:a+1], -1 */
   ISA_S_COPY_EXEC,    /* s_mov_b64 s[a:a+1], exec */
-  ISA_S_SAVE_EXEC,    /* s_*_saveexec_b64 s[a:a+1], ...: the pair := exec, exec changed */
+  ISA_S_SAVE_EXEC,    /* s_and_saveexec_b64 s[a:a+1], x: the pair := exec, exec changed (an if's entry) */
+  ISA_S_ELSE_EXEC,    /* s_andn2_saveexec_b64 / s_or_saveexec_b64 s[a:a+1], s[b:b+1] (sreg2 = b): an else */
   ISA_S_RESTORE_EXEC, /* s_or_b64 exec, exec, s[a:a+1] */
   ISA_S_SET_EXEC,     /* s_mov_b64 exec, s[a:a+1] */
-  ISA_S_GROW,         /* s_or_b64 s[a:a+1], x, s[a:a+1] (either order): a loop's mask of lanes done */
+  ISA_S_GROW,         /* s_or_b64 s[a:a+1], x, s[a:a+1] (either order): a loop's mask of lanes done;
+                         s_xor_b64 s[a:a+1], exec, s[a:a+1]: an if's saved mask becomes its else's */
   ISA_S_EXEC_ANDN2,   /* s_andn2_b64 exec, exec, s[a:a+1]: the lanes done leave exec */
   ISA_S_VCC_AND,      /* s_and_b64 vcc, exec, s[a:a+1] */
   ISA_S_VCC_ANDN2,    /* s_andn2_b64 vcc, exec, s[a:a+1] */
@@ -61,8 +63,8 @@ typedef struct isa_inst {
   uint64_t target; /* ISA_BRANCH, ISA_CBRANCH */
   isa_mark mark;   /* the marker at this address, if any */
   uint32_t queue, n;
-  isa_scalar sop;  /* and sreg: the pair's first SGPR */
-  uint8_t sreg;
+  isa_scalar sop;  /* and sreg: the pair's first SGPR (sreg2: a second pair's) */
+  uint8_t sreg, sreg2;
   isa_on on;       /* ISA_CBRANCH: the condition, where the facts may decide it */
   bool writes_exec; /* other than as sop says */
   uint64_t names[2]; /* the SGPRs s0..s127 it names otherwise (vcc: s106, s107), as if it wrote them */

@@ -74,17 +74,24 @@ typedef struct seg {
  * one after the other), or one through neither (a copy's paths through
  * registers, each ending in a wait, both skipped): paths neither source
  * nor machine takes. Where the pair is known, so is vcc: 0 from a pair
- * of 0 (whatever exec is), not 0 from a pair of -1 where exec is not 0.
+ * of 0, not 0 from a pair of -1, as exec is not 0 at a uniform branch:
+ * LLVM keeps the s_cbranch_execz around a divergent region that holds a
+ * conditional branch (SIPreEmitPeephole::mustRetainExeczBranch: a uniform
+ * loop in it would never end with exec 0), so no wave reaches one with
+ * exec 0.
  * exec is not 0 when a wave starts, after the way of s_cbranch_execz not
- * taken (and of execnz taken), and where it is restored from a pair saved
- * while it was not 0, or from a loop's mask of the lanes done (0 when the
- * loop starts, growing, taken out of exec: exec | mask stays what exec
- * was); the branch then goes one way. Pairs are known by
+ * taken (and of execnz taken), and at the end of a divergent region
+ * entered while it was not 0: the end (s_or_b64 exec, exec, P) gives back
+ * the region's exec, P the mask saved at an if (s_and_saveexec_b64),
+ * turned into its else's (s_xor_b64 with exec, s_andn2_saveexec_b64), or
+ * a loop's lanes done (0 at its entry, growing, taken out of exec). That
+ * trusts LLVM's lowering of structured control flow, as the machine code
+ * itself does; the branch then goes one way. Pairs are known by
  * their first SGPR; an instruction that names a register forgets the
  * pairs holding it, one that writes exec otherwise forgets exec. */
 typedef struct facts {
   uint64_t zero[2], ones[2], nonzero[2]; /* pairs s[a:a+1] known 0, -1, not 0 (bit a; ones within nonzero) */
-  uint64_t covers[2]; /* pairs P with exec | P not 0: a loop's mask of lanes done, from exec when not 0 */
+  uint64_t covers[2]; /* pairs P that end a region entered with exec not 0 (see above) */
   bool vcc_zero, vcc_nonzero, exec_nonzero;
 } facts;
 
@@ -253,6 +260,17 @@ static bool reads_pair(const isa_inst *i) {
          i->sop == ISA_S_VCC_ANDN2;
 }
 
+/* The pairs whose facts some instruction asks for (see scalar_step). */
+static void find_tracked(const isa_kernel *k, uint64_t tracked[2]) {
+  memset(tracked, 0, 2 * sizeof tracked[0]);
+  for (size_t at = 0; at < k->n; at++) {
+    if (reads_pair(&k->insts[at]))
+      learn(tracked, k->insts[at].sreg);
+    if (k->insts[at].sop == ISA_S_ELSE_EXEC)
+      learn(tracked, k->insts[at].sreg2);
+  }
+}
+
 /* tracked: the pairs some flow block or exec restore reads (the others
  * would only keep apart states that no branch tells apart). */
 static void scalar_step(facts *f, const isa_inst *i, const uint64_t tracked[2]) {
@@ -267,9 +285,12 @@ static void scalar_step(facts *f, const isa_inst *i, const uint64_t tracked[2]) 
     f->zero[a / 64] &= ~(UINT64_C(1) << (a % 64));
     f->ones[a / 64] &= ~(UINT64_C(1) << (a % 64));
   }
-  bool exec_shrinks = i->writes_exec || i->sop == ISA_S_SAVE_EXEC || i->sop == ISA_S_SET_EXEC;
-  if (exec_shrinks) /* exec | P may lose lanes; P itself not 0 still covers */
-    memset(f->covers, 0, sizeof f->covers);
+  if (i->sop == ISA_S_ELSE_EXEC) { /* the else's mask: it ends the region its if's mask ends */
+    bool covers = known(f->covers, i->sreg2) || known(f->nonzero, i->sreg2);
+    forget(f, pair);
+    if (covers && track)
+      learn(f->covers, a);
+  }
   switch (i->sop) {
   case ISA_S_SET_ZERO:
     if (track)
@@ -287,22 +308,15 @@ static void scalar_step(facts *f, const isa_inst *i, const uint64_t tracked[2]) 
       learn(f->nonzero, a), learn(f->covers, a);
     break;
   case ISA_S_RESTORE_EXEC: f->exec_nonzero |= known(f->nonzero, a) || known(f->covers, a); break;
-  case ISA_S_EXEC_ANDN2: { /* exec & ~P | P = exec | P: P's cover holds, the others' may not */
-    f->exec_nonzero = false;
-    bool covers = known(f->covers, a);
-    memset(f->covers, 0, sizeof f->covers);
-    if (covers)
-      learn(f->covers, a);
-    break;
-  }
+  case ISA_S_EXEC_ANDN2: f->exec_nonzero = false; break;
   case ISA_S_SET_EXEC: f->exec_nonzero = known(f->nonzero, a); break;
-  case ISA_S_VCC_AND:
+  case ISA_S_VCC_AND: /* exec is not 0 at a uniform branch (see facts) */
     f->vcc_zero = known(f->zero, a);
-    f->vcc_nonzero = known(f->ones, a) && f->exec_nonzero;
+    f->vcc_nonzero = known(f->ones, a);
     break;
   case ISA_S_VCC_ANDN2:
     f->vcc_zero = known(f->ones, a);
-    f->vcc_nonzero = known(f->zero, a) && f->exec_nonzero;
+    f->vcc_nonzero = known(f->zero, a);
     break;
   default: break;
   }
@@ -492,8 +506,10 @@ static bool feasible(const isa_kernel *k, size_t at, size_t to, state *st) {
     return true;
   bool taken = to == target;
   facts f = st->f;
-  if (i->on == ISA_ON_VCCZ || i->on == ISA_ON_VCCNZ)
+  if (i->on == ISA_ON_VCCZ || i->on == ISA_ON_VCCNZ) {
     st->f.vcc_zero = st->f.vcc_nonzero = false; /* branched on: no branch after asks again */
+    st->f.exec_nonzero = true;                  /* a uniform branch: see facts */
+  }
   switch (i->on) {
   case ISA_ON_VCCZ: return f.vcc_zero ? taken : f.vcc_nonzero ? !taken : true;
   case ISA_ON_VCCNZ: return f.vcc_zero ? !taken : f.vcc_nonzero ? taken : true;
@@ -515,10 +531,8 @@ static bool feasible(const isa_kernel *k, size_t at, size_t to, state *st) {
 static bool solve(const isa_kernel *k, set *in, const char **why) {
   size_t *work = malloc(k->n * sizeof *work), top = 0;
   bool *queued = calloc(k->n, sizeof *queued), ok = work && queued;
-  uint64_t tracked[2] = {0};
-  for (size_t at = 0; at < k->n; at++)
-    if (reads_pair(&k->insts[at]))
-      learn(tracked, k->insts[at].sreg);
+  uint64_t tracked[2];
+  find_tracked(k, tracked);
   if (ok && k->n) {
     in[0].reached = true;
     in[0].n = 1;

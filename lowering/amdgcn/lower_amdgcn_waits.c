@@ -36,6 +36,11 @@ static void commit(gac_lowering *L, gac_builder *b, const lower_wait *w) {
  * against. */
 static void wait(gac_lowering *L, gac_builder *b, uint32_t count, uint32_t queue, uint32_t n) {
   gac_module *m = L->m;
+  /* vmcnt(63), the field's largest value, leaves in flight all a wave can
+   * have, so it waits for nothing; where the groups newer than the one
+   * waited for weigh 63 or more, 62 waits for one load more, not less */
+  if (count > 62)
+    count = 62;
   uint32_t uint = gac_type_int(m, 32, 0), types[3] = {uint, uint, uint};
   uint32_t args[3] = {gac_constant_int(m, uint, count)};
   if (n == GAC_AMDGCN_ANY) /* a runtime In Flight: the lowering waits for all */

@@ -1,7 +1,7 @@
 // A uniform if/else as LLVM's structurizer lays it out (isa-check-flow.test):
 // `then` and `else` each drain with vmcnt(0); the flow block between them
-// branches on a pair set to -1 (else) or 0 (then). FLOW_EXEC, when set,
-// puts an s_and_saveexec_b64 before the branch, so exec may be 0 there.
+// branches on a pair set to -1 (else) or 0 (then). With UNKNOWN defined,
+// the way around `then` sets the pair by s_cselect_b64: not known.
 	.text
 	.globl k
 	.p2align 8
@@ -11,10 +11,11 @@ k:
 __gac_c0_1:
 	s_nop 0
 	s_cmp_eq_u32 s2, 0
-.ifdef FLOW_EXEC
-	s_and_saveexec_b64 s[4:5], vcc
-.endif
+.ifdef UNKNOWN
+	s_cselect_b64 s[0:1], -1, 0
+.else
 	s_mov_b64 s[0:1], -1
+.endif
 	s_cbranch_scc1 .Lflow
 	s_waitcnt vmcnt(0)
 	s_mov_b64 s[0:1], 0
