@@ -6,7 +6,7 @@
 # (`device_campaign.sh --unpack ARCHIVE TOOLCHAIN` once per archive; /tmp
 # outlives calls while the machine stays warm). It compiles gac-random-gen
 # and the runner with gcc, writes batches FIRST .. FIRST+BATCHES-1 of PER
-# cases (--noinline, plus GAC_RANDOM_GEN_OPTS), builds each for every target
+# cases (--noinline unless GAC_RANDOM_NOINLINE=0, plus GAC_RANDOM_GEN_OPTS), builds each for every target
 # (default "sm80 sm90 sm90ws"; gfx90a and gfx942 build AMDGCN code objects
 # and prove their waits with gac-isa-check, as build_batch.sh does, nothing
 # run) with the packed gac-cc on every core, lists the batches gac could not
@@ -33,7 +33,9 @@ gcc -std=c17 -O2 -I src src/gen.c src/emit.c src/model.c src/driver.c src/gen_ma
 : > build-failures.txt
 start=$(date +%s)
 for ((b = first; b < first + batches; b++)); do
-  ./gac-random-gen --noinline ${GAC_RANDOM_GEN_OPTS:-} "$seed" $((b * per)) "$per" "b$b.cl" || exit 1
+  noinline=--noinline
+  [ "${GAC_RANDOM_NOINLINE:-1}" = 0 ] && noinline=
+  ./gac-random-gen $noinline ${GAC_RANDOM_GEN_OPTS:-} "$seed" $((b * per)) "$per" "b$b.cl" || exit 1
   for t in $targets; do echo "$b $t"; done
 done | xargs -r -P "$(nproc)" -L 1 bash -c '
   b=$0 t=$1
