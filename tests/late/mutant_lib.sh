@@ -21,6 +21,18 @@ lower_both() {
   done
 }
 
+# run_cooperative DIR ROWS ORIGINAL: the cooperative column. The original
+# must pass there; for a mutant it only shows that the default lowering
+# hides the bug on PoCL (it always has), at a PoCL compile per mutant (half
+# of these tests' time), so it runs with GAC_MUTANTS_COOPERATIVE=1 only.
+run_cooperative() {
+  if [ "$3" = yes ] || [ "${GAC_MUTANTS_COOPERATIVE:-0}" = 1 ]; then
+    run_rows "$1" cooperative "$2"
+  else
+    echo "not run"
+  fi
+}
+
 # run_rows DIR STRATEGY ROWS: PASS or FAIL for the suite's rows that match
 # ROWS, with ", reported" when late's runtime printed an access to memory in
 # flight ("gac late: ..."; the first such line goes to DIR/report.txt).

@@ -59,7 +59,7 @@ open(sys.argv[4], 'w').write(s[:start] + t + s[end:])" "$cl" "$name" "$kernel" "
   flagged=no
   if [ "$violated" -gt 0 ] || [ "$undecided" -gt "${base_undecided:-0}" ]; then flagged=yes; fi
   lower_both "$dir/raised.spv" "$dir" "$program"
-  coop=$(run_rows "$dir" cooperative "$rows")
+  coop=$(run_cooperative "$dir" "$rows" "$([ "$name" = original ] && echo yes)")
   late=$(run_rows "$dir" late "$rows")
   caught=no
   if [ "$late" != PASS ] || [ $flagged = yes ]; then caught=yes; fi

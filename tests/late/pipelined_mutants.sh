@@ -80,7 +80,7 @@ for m in "${mutants[@]}"; do
   flagged=no
   if [ "$violated" -gt 0 ] || [ "$undecided" -gt "${base_undecided:-0}" ]; then flagged=yes; fi
   lower_both "$dir/m.spv" "$dir" pipelined-s3
-  coop=$(run_rows "$dir" cooperative "$rows")
+  coop=$(run_cooperative "$dir" "$rows" "$([ "$kind" = none ] && echo yes)")
   late=$(run_rows "$dir" late "$rows")
   caught=no
   if [ "$late" != PASS ] || [ $flagged = yes ]; then caught=yes; fi
