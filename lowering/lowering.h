@@ -8,6 +8,15 @@ bool gac_raise_async_copies(gac_module *m, const char *arg, gac_diag *diag);
 bool gac_lower_async_copies(gac_module *m, const char *arg, gac_diag *diag);
 bool gac_lower_async_queues(gac_module *m, const char *arg, gac_diag *diag);
 bool gac_pipeline_loops(gac_module *m, const char *arg, gac_diag *diag);
+/* --pipeline-loops[=no-prune,late-waits,warp-specialize,svg=FILE] with its
+ * options typed (common/pipeline_loops.c), as the pass calls it once ARG is
+ * parsed, and the PTX target for its warp-specialised loops. */
+typedef struct gac_pipeline_loops_options {
+  bool no_prune, late_waits, warp_specialize;
+  const char *svg; /* where to draw the schedules (svg_len bytes), or NULL */
+  size_t svg_len;
+} gac_pipeline_loops_options;
+bool gac_pipeline_loops_with(gac_module *m, const gac_pipeline_loops_options *options, gac_diag *diag);
 /* lower_late.c: --lower-async-copies=opencl,strategy=late (after validation). */
 bool gac_lower_late(gac_module *m, gac_diag *diag);
 

@@ -286,17 +286,17 @@ static bool pipeline_loop(gac_module *m, gac_function *f, gac_inst *loop_marker,
 }
 
 bool gac_pipeline_loops(gac_module *m, const char *arg, gac_diag *diag) {
-  pass_options opts = {.schedule.prune = true, .schedule.early_waits = true};
+  gac_pipeline_loops_options o = {0};
   for (const char *a = arg; a && *a;) {
     size_t len = strcspn(a, ",");
     if (len == 8 && strncmp(a, "no-prune", 8) == 0)
-      opts.schedule.prune = false;
+      o.no_prune = true;
     else if (len == 10 && strncmp(a, "late-waits", 10) == 0)
-      opts.schedule.early_waits = false; /* the RFC's placement: each wait just before its reader */
+      o.late_waits = true; /* the RFC's placement: each wait just before its reader */
     else if (len == 15 && strncmp(a, "warp-specialize", 15) == 0)
-      opts.warp_specialize = true; /* a producer warp and consumers (PTX, sm_90) */
+      o.warp_specialize = true; /* a producer warp and consumers (PTX, sm_90) */
     else if (len > 4 && strncmp(a, "svg=", 4) == 0)
-      opts.svg = a + 4, opts.svg_len = len - 4;
+      o.svg = a + 4, o.svg_len = len - 4;
     else {
       gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "pipeline.option",
                    "--pipeline-loops takes 'no-prune', 'late-waits', 'warp-specialize' and 'svg=FILE', not '%.*s'",
@@ -305,6 +305,12 @@ bool gac_pipeline_loops(gac_module *m, const char *arg, gac_diag *diag) {
     }
     a += len + (a[len] == ',');
   }
+  return gac_pipeline_loops_with(m, &o, diag);
+}
+
+bool gac_pipeline_loops_with(gac_module *m, const gac_pipeline_loops_options *o, gac_diag *diag) {
+  pass_options opts = {.schedule.prune = !o->no_prune, .schedule.early_waits = !o->late_waits,
+                       .warp_specialize = o->warp_specialize, .svg = o->svg, .svg_len = o->svg_len};
   if (!gac_find_ext_inst_import(m, GAC_ASYNC_PIPELINE_SET))
     return false;
   if (!gac_validate_async_pipeline(m, diag))

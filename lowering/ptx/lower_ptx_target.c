@@ -70,7 +70,7 @@ bool gac_ptx_lower_spirv(gac_module *m, const gac_ptx_options *options, gac_diag
       return false;
     }
     /* Loops still annotated; those pipelined already keep their schedule. */
-    gac_pipeline_loops(m, "warp-specialize", diag);
+    gac_pipeline_loops_with(m, &(gac_pipeline_loops_options){.warp_specialize = true}, diag);
     if (!gac_pass_succeeded(m, "pipeline-loops", diag))
       return false;
   }
