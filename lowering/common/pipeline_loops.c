@@ -31,6 +31,8 @@
 
 #include <spirv/unified1/spirv.h>
 
+#include "gac/passes.h"
+
 #include "gac/async_copy.h"
 #include "gac/async_pipeline.h"
 #include "gac/builder.h"
@@ -333,5 +335,10 @@ bool gac_pipeline_loops_with(gac_module *m, const gac_pipeline_loops_options *o,
       }
     }
   }
+  /* The prologue's and epilogue's guards select a carried value of any
+   * type on a scalar bool: OpSelect cannot have an event, a vector on a
+   * scalar condition, or (before SPIR-V 1.4) a composite */
+  if (progress)
+    gac_split_event_selects(m, NULL, diag);
   return progress;
 }

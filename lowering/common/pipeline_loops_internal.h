@@ -16,7 +16,7 @@
 #include "lower_util.h"
 #include "pipeline_schedule.h"
 
-enum { MAX_STMTS = 32, MAX_BUFFERS = 32, MAX_CARRIED = 32, MAX_STMT_BLOCKS = 256 };
+enum { MAX_STMTS = 32, MAX_BUFFERS = 32, MAX_CARRIED = 256, MAX_STMT_BLOCKS = 256 };
 
 typedef struct stmt_info {
   gac_inst *marker;

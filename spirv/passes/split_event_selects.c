@@ -16,15 +16,20 @@
 #include "gac/builder.h"
 #include "gac/module.h"
 
-/* Whether OpSelect may not have result type `type`: an event (and any
- * other type that is not a scalar, vector or pointer, or before SPIR-V 1.4
- * a composite). */
-static bool needs_split(const gac_module *m, uint32_t type) {
-  const gac_inst *t = gac_def(m, type);
+/* Whether OpSelect may not have result type `type` on condition `cond`: an
+ * event (and any other type that is not a scalar, vector or pointer, or
+ * before SPIR-V 1.4 a composite), or a vector on a scalar condition (the
+ * pipeliner's guard of a carried float4: the sizes must be equal). */
+static bool needs_split(const gac_module *m, uint32_t type, uint32_t cond) {
+  const gac_inst *t = gac_def(m, type), *c = gac_def(m, cond);
   if (!t)
     return false;
   switch (t->opcode) {
-  case SpvOpTypeBool: case SpvOpTypeInt: case SpvOpTypeFloat: case SpvOpTypeVector: case SpvOpTypePointer:
+  case SpvOpTypeVector: {
+    const gac_inst *ct = c ? gac_def(m, c->type_id) : NULL;
+    return ct && ct->opcode != SpvOpTypeVector;
+  }
+  case SpvOpTypeBool: case SpvOpTypeInt: case SpvOpTypeFloat: case SpvOpTypePointer:
     return false;
   case SpvOpTypeArray: case SpvOpTypeStruct:
     return m->version < 0x10400;
@@ -59,7 +64,7 @@ bool gac_split_event_selects(gac_module *m, const char *arg, gac_diag *diag) {
   size_t num = 0, cap = 0;
   gac_inst **selects = NULL;
   gac_foreach_function(f, m) gac_foreach_block(b, f) gac_foreach_inst(i, &b->insts) {
-    if (i->opcode != SpvOpSelect || i->num_words != 6 || !needs_split(m, i->type_id))
+    if (i->opcode != SpvOpSelect || i->num_words != 6 || !needs_split(m, i->type_id, gac_operand_word(i, 2)))
       continue;
     const gac_inst *c = gac_value_type(m, gac_operand_word(i, 2));
     if (!c || c->opcode != SpvOpTypeBool)
