@@ -310,6 +310,27 @@ static bool run_tiled_stencil(const gac_backend *o, const char *program, size_t 
   return run_float_kernel(o, k, args, 4, 2, global, local, in, out, want, n * height, ms, why, why_len);
 }
 
+/* ---- values carried round a pipelined loop (kernels/carried.cl) ---- */
+
+/* float4_acc (per = 4) or scalar_accs (per = 64) over `tiles` tiles of 64
+ * floats, one group of 64: value j of work-item x is the sum over the tiles
+ * of a[t * 64 + x] (j + 1). */
+static bool run_carried(const gac_backend *o, const char *kernel, size_t per, uint32_t tiles, double *ms, char *why,
+                        size_t why_len) {
+  void *k = o->load(o->self, "carried-s3", kernel, why, why_len);
+  if (!k)
+    return false;
+  size_t in_n = 64 * (tiles ? tiles : 1), out_n = 64 * per;
+  float *a = small_ints(in_n, 11), *out = calloc(out_n, sizeof(float)), *want = calloc(out_n, sizeof(float));
+  for (size_t x = 0; x < 64; x++)
+    for (uint32_t t = 0; t < tiles; t++)
+      for (size_t j = 0; j < per; j++)
+        want[x * per + j] += a[t * 64 + x] * (float)(j + 1);
+  arg args[] = {BUF(a, in_n * sizeof(float)), BUF(out, out_n * sizeof(float)), I32(tiles)};
+  size_t global[1] = {64}, local[1] = {64};
+  return run_float_kernel(o, k, args, 3, 1, global, local, a, out, want, out_n, ms, why, why_len);
+}
+
 /* ---- the table ---- */
 
 static unsigned passed, failed;
@@ -472,6 +493,18 @@ unsigned gac_conformance_suite(const gac_backend *o) {
                pipelined[i], counts[j]);
       ROW("stencil_tiles", params, run_tiled_stencil(o, pipelined[i], 32, counts[j], &ms, why, sizeof why));
     }
+  }
+  /* Loops shorter than the pipeline (0-2 tiles: the guarded prologue and
+   * epilogue select the carried values) and longer. */
+  static const uint32_t carried_tiles[] = {0, 1, 2, 3, 7};
+  for (size_t j = 0; j < sizeof carried_tiles / sizeof carried_tiles[0]; j++) {
+    char params[160];
+    snprintf(params, sizeof params, "carried-s3: a float4 accumulator over %u tiles of 64 floats, l=64",
+             carried_tiles[j]);
+    ROW("float4_acc", params, run_carried(o, "float4_acc", 4, carried_tiles[j], &ms, why, sizeof why));
+    snprintf(params, sizeof params, "carried-s3: 64 scalar accumulators over %u tiles of 64 floats, l=64",
+             carried_tiles[j]);
+    ROW("scalar_accs", params, run_carried(o, "scalar_accs", 64, carried_tiles[j], &ms, why, sizeof why));
   }
 #undef ROW
 

@@ -23,9 +23,10 @@
 // CHECK-NOT: OpSelect [[V4]]
 // CHECK: OpPhi [[V4]]
 // CHECK-NOT: OpSelect [[V4]]
-#define STEP(i) c##i += v * (float)(i + 1);
+#define IDX(i) ((i / 10 - 1) * 8 + i % 10) /* X64's names c10 .. c87 as 0 .. 63 */
+#define STEP(i) c##i += v * (float)(IDX(i) + 1);
 #define DECL(i) float c##i = 0.0f;
-#define STORE(i) out[get_global_id(0) * 64 + i] = c##i;
+#define STORE(i) out[get_global_id(0) * 64 + IDX(i)] = c##i;
 #define X8(M, b) M(b##0) M(b##1) M(b##2) M(b##3) M(b##4) M(b##5) M(b##6) M(b##7)
 #define X64(M) X8(M, 1) X8(M, 2) X8(M, 3) X8(M, 4) X8(M, 5) X8(M, 6) X8(M, 7) X8(M, 8)
 
