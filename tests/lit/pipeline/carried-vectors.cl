@@ -8,8 +8,8 @@
 //   OpPhi (gac_split_event_selects).
 // - More than 32 carried values were refused ([Pipeline.Carried]); the
 //   limit is 256.
-// Both run right on PoCL for 0, 1, 2, 3 and 5 iterations (checked by hand
-// against a host reference; the conformance suite has no such kernel yet).
+// Both run right on PoCL, every strategy and the layer, for 0 to 7 tiles:
+// conformance program carried-s3 (conformance/kernels/carried.cl).
 // RUN: %clang-spir %s -o %t.bc
 // RUN: llvm-spirv-15 --spirv-max-version=1.0 %t.bc -o %t.spv
 // RUN: gac-opt --sort-blocks --raise-async-copies %t.spv -o %t.raised.spv
