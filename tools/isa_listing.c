@@ -172,7 +172,7 @@ static void scalar_effect(const char *mn, const char *ops, isa_inst *out) {
     operand(ops, 2, y, sizeof y);
     snprintf(self, sizeof self, "s[%u:%u]", out->sreg, out->sreg + 1u);
     if ((strcmp(x, "exec") == 0 && strcmp(y, self) == 0) || (strcmp(y, "exec") == 0 && strcmp(x, self) == 0))
-      out->sop = ISA_S_GROW; /* exec read, not written */
+      out->sop = ISA_S_ELSE_MASK; /* exec read, not written */
     else
       named_sgprs(ops, out->names);
   } else if (strcmp(mn, "s_or_b64") == 0 && pair_operand(ops, 0, &out->sreg)) {

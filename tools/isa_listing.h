@@ -47,8 +47,9 @@ typedef enum isa_scalar {
   ISA_S_ELSE_EXEC,    /* s_andn2_saveexec_b64 / s_or_saveexec_b64 s[a:a+1], s[b:b+1] (sreg2 = b): an else */
   ISA_S_RESTORE_EXEC, /* s_or_b64 exec, exec, s[a:a+1] */
   ISA_S_SET_EXEC,     /* s_mov_b64 exec, s[a:a+1] */
-  ISA_S_GROW,         /* s_or_b64 s[a:a+1], x, s[a:a+1] (either order): a loop's mask of lanes done;
-                         s_xor_b64 s[a:a+1], exec, s[a:a+1]: an if's saved mask becomes its else's */
+  ISA_S_GROW,         /* s_or_b64 s[a:a+1], x, s[a:a+1] (either order): a loop's mask of lanes done */
+  ISA_S_ELSE_MASK,    /* s_xor_b64 s[a:a+1], exec, s[a:a+1] (either order): an if's saved mask becomes
+                         its else's lanes (maybe none) */
   ISA_S_EXEC_ANDN2,   /* s_andn2_b64 exec, exec, s[a:a+1]: the lanes done leave exec */
   ISA_S_VCC_AND,      /* s_and_b64 vcc, exec, s[a:a+1] */
   ISA_S_VCC_ANDN2,    /* s_andn2_b64 vcc, exec, s[a:a+1] */

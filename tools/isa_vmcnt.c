@@ -281,9 +281,11 @@ static void scalar_step(facts *f, const isa_inst *i, const uint64_t tracked[2]) 
   pair[a / 64] = UINT64_C(3) << (a % 64); /* a <= 126; s[63:64]'s second half is not tracked apart */
   if (i->sop == ISA_S_SET_ZERO || i->sop == ISA_S_SET_ONES || i->sop == ISA_S_COPY_EXEC || i->sop == ISA_S_SAVE_EXEC)
     forget(f, pair);
-  if (i->sop == ISA_S_GROW) { /* it grows: no longer 0 or -1 for sure, still not 0 */
+  if (i->sop == ISA_S_GROW || i->sop == ISA_S_ELSE_MASK) { /* no longer 0 or -1 for sure; it still ends its region */
     f->zero[a / 64] &= ~(UINT64_C(1) << (a % 64));
     f->ones[a / 64] &= ~(UINT64_C(1) << (a % 64));
+    if (i->sop == ISA_S_ELSE_MASK) /* the else's lanes may be none; a mask that grows stays not 0 */
+      f->nonzero[a / 64] &= ~(UINT64_C(1) << (a % 64));
   }
   if (i->sop == ISA_S_ELSE_EXEC) { /* the else's mask: it ends the region its if's mask ends */
     bool covers = known(f->covers, i->sreg2) || known(f->nonzero, i->sreg2);
