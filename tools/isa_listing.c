@@ -123,20 +123,6 @@ static void named_sgprs(const char *ops, uint64_t names[2]) {
 }
 
 /* The pair s[a:a+1] of an operand list's `index`-th operand; false if it is not one. */
-static bool pair_operand(const char *ops, unsigned index, uint8_t *a) {
-  for (unsigned k = 0; k < index && ops; k++)
-    if ((ops = strchr(ops, ',')))
-      ops++;
-  if (!ops)
-    return false;
-  ops += strspn(ops, " ");
-  unsigned lo, hi;
-  if (sscanf(ops, "s[%u:%u]", &lo, &hi) != 2 || hi != lo + 1 || lo > 126)
-    return false;
-  *a = (uint8_t)lo;
-  return true;
-}
-
 /* Operand `index` of an operand list, into buf. */
 static void operand(const char *ops, unsigned index, char *buf, size_t size) {
   for (unsigned k = 0; k < index && ops; k++)
@@ -144,6 +130,24 @@ static void operand(const char *ops, unsigned index, char *buf, size_t size) {
       ops++;
   ops = ops ? ops + strspn(ops, " ") : "";
   snprintf(buf, size, "%.*s", (int)strcspn(ops, ","), ops);
+}
+
+/* The pair s[a:a+1] of an operand list's `index`-th operand; false if it is not one. */
+static bool pair_operand(const char *ops, unsigned index, uint8_t *a) {
+  char text[32];
+  unsigned lo, hi;
+  operand(ops, index, text, sizeof text);
+  if (sscanf(text, "s[%u:%u]", &lo, &hi) != 2 || hi != lo + 1 || lo > 126)
+    return false;
+  *a = (uint8_t)lo;
+  return true;
+}
+
+/* Whether operand `index` is exactly `name`. */
+static bool operand_is(const char *ops, unsigned index, const char *name) {
+  char text[32];
+  operand(ops, index, text, sizeof text);
+  return strcmp(text, name) == 0;
 }
 
 /* The scalar facts' part of an instruction (isa_listing.h: isa_scalar). */
@@ -167,11 +171,10 @@ static void scalar_effect(const char *mn, const char *ops, isa_inst *out) {
   } else if (strcmp(mn, "s_andn2_b64") == 0 && starts(ops, "exec, exec, ") && pair_operand(ops, 2, &out->sreg)) {
     out->sop = ISA_S_EXEC_ANDN2;
   } else if (strcmp(mn, "s_xor_b64") == 0 && pair_operand(ops, 0, &out->sreg)) {
-    char x[16], y[16], self[16];
-    operand(ops, 1, x, sizeof x);
-    operand(ops, 2, y, sizeof y);
-    snprintf(self, sizeof self, "s[%u:%u]", out->sreg, out->sreg + 1u);
-    if ((strcmp(x, "exec") == 0 && strcmp(y, self) == 0) || (strcmp(y, "exec") == 0 && strcmp(x, self) == 0))
+    uint8_t x = 0, y = 0;
+    bool first = pair_operand(ops, 1, &x) && x == out->sreg && operand_is(ops, 2, "exec");
+    bool second = pair_operand(ops, 2, &y) && y == out->sreg && operand_is(ops, 1, "exec");
+    if (first || second)
       out->sop = ISA_S_ELSE_MASK; /* exec read, not written */
     else
       named_sgprs(ops, out->names);
