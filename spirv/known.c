@@ -2,6 +2,7 @@
  * type's size, the work-group size a function runs under. */
 #include <string.h>
 
+#include <spirv/unified1/OpenCL.std.h>
 #include <spirv/unified1/spirv.h>
 
 #include "gac/builder.h"
@@ -129,4 +130,34 @@ static bool bound(const gac_module *m, uint32_t fn, uint64_t size[3]) {
 
 bool gac_local_size(gac_module *m, uint32_t function, gac_local_size_rule rule, uint64_t size[3]) {
   return rule == GAC_LOCAL_SIZE_BOUND ? bound(m, function, size) : every_launch(m, function, size);
+}
+
+gac_memory_use gac_opencl_std_memory_use(const gac_module *m, const gac_inst *inst, unsigned *operand) {
+  /* operands: result type, result, set, instruction, then the arguments */
+  if (inst->opcode != SpvOpExtInst || inst->num_operands < 5 ||
+      gac_operand_word(inst, 2) != gac_find_ext_inst_import(m, "OpenCL.std"))
+    return GAC_MEMORY_NONE;
+  unsigned arg; /* the pointer's argument index */
+  gac_memory_use use;
+  switch (gac_operand_word(inst, 3)) {
+  case OpenCLstd_Vloadn: case OpenCLstd_Vload_half: case OpenCLstd_Vload_halfn: case OpenCLstd_Vloada_halfn:
+    arg = 1, use = GAC_MEMORY_READ; /* (offset, p[, n]) */
+    break;
+  case OpenCLstd_Vstoren: case OpenCLstd_Vstore_half: case OpenCLstd_Vstore_half_r: case OpenCLstd_Vstore_halfn:
+  case OpenCLstd_Vstore_halfn_r: case OpenCLstd_Vstorea_halfn: case OpenCLstd_Vstorea_halfn_r:
+    arg = 2, use = GAC_MEMORY_WRITE; /* (data, offset, p[, mode]) */
+    break;
+  case OpenCLstd_Fract: case OpenCLstd_Frexp: case OpenCLstd_Lgamma_r: case OpenCLstd_Modf: case OpenCLstd_Sincos:
+    arg = 1, use = GAC_MEMORY_WRITE; /* (x, p) */
+    break;
+  case OpenCLstd_Remquo:
+    arg = 2, use = GAC_MEMORY_WRITE; /* (x, y, quo) */
+    break;
+  default:
+    return GAC_MEMORY_NONE;
+  }
+  if (4 + arg >= inst->num_operands)
+    return GAC_MEMORY_NONE; /* malformed: the validator says so */
+  *operand = 4 + arg;
+  return use;
 }

@@ -7,9 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <spirv/unified1/OpenCL.std.h>
 #include <spirv/unified1/spirv.h>
 
 #include "check_async_dataflow.h"
+#include "gac/known.h"
 #include "gac/async_copy.h"
 #include "gac/async_pipeline.h"
 #include "gac/check_async.h"
@@ -238,7 +240,27 @@ static bool access_size(const checker *c, const gac_inst *at, uint32_t ptr, uint
   bool whole = at->opcode == SpvOpLoad || at->opcode == SpvOpStore || at->opcode == SpvOpCopyMemory ||
                (at->opcode >= SpvOpAtomicLoad && at->opcode <= SpvOpAtomicXor);
   const gac_inst *t = gac_value_type(c->m, ptr);
-  return whole && t && t->opcode == SpvOpTypePointer && gac_type_size(c->m, t->words[3], GAC_SIZE_OBJECT, size);
+  if (whole)
+    return t && t->opcode == SpvOpTypePointer && gac_type_size(c->m, t->words[3], GAC_SIZE_OBJECT, size);
+  /* vloadn(offset, p, n) reads n elements of p's type, vstoren(data, offset,
+   * p) writes data's bytes (the place is p's: the transfer made the version
+   * unknown unless offset is 0). */
+  unsigned pointer;
+  if (gac_opencl_std_memory_use(c->m, at, &pointer) == GAC_MEMORY_NONE)
+    return false;
+  uint64_t element;
+  switch (gac_operand_word(at, 3)) {
+  case OpenCLstd_Vloadn:
+    return at->num_operands > 6 && t && t->opcode == SpvOpTypePointer &&
+           gac_type_size(c->m, t->words[3], GAC_SIZE_ELEMENT, &element) &&
+           (*size = element * gac_operand_word(at, 6), true);
+  case OpenCLstd_Vstoren: {
+    const gac_inst *data = gac_value_type(c->m, gac_operand_word(at, 4));
+    return data && gac_type_size(c->m, data->result_id, GAC_SIZE_ELEMENT, size); /* a 3-vector: 4 elements, more than it writes */
+  }
+  default:
+    return false;
+  }
 }
 
 static bool is_zero(const gac_module *m, uint32_t id) {

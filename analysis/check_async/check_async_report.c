@@ -12,6 +12,7 @@
 #include "gac/async_copy.h"
 #include "gac/async_pipeline.h"
 #include "gac/check_async.h"
+#include "gac/known.h"
 
 static access *access_record(checker *c, const gac_inst *i, unsigned role) {
   for (unsigned k = 0; k < c->nacc; k++)
@@ -116,10 +117,12 @@ void ca_evaluate_place(checker *c, const state *s, const gac_inst *i, unsigned r
   }
 }
 
-static const char *access_verb(const access *a) {
+static const char *access_verb(const checker *c, const access *a) {
   if (a->kind == ACCESS_CALL)
     return a->role == 0 ? "calls a function that may use" : "passes a pointer into";
-  if (a->inst->opcode != SpvOpLoad && a->inst->opcode != SpvOpStore)
+  unsigned ptr;
+  if (a->inst->opcode != SpvOpLoad && a->inst->opcode != SpvOpStore &&
+      gac_opencl_std_memory_use(c->m, a->inst, &ptr) == GAC_MEMORY_NONE)
     return a->kind == ACCESS_READ ? "reads (as its Source)" : "writes (as its Destination)";
   return a->kind == ACCESS_READ ? "reads" : "writes";
 }
@@ -290,9 +293,11 @@ static void describe_leaving(const checker *c, const place *p, char *out, size_t
 void ca_report_access(checker *c, const access *a) {
   const gac_inst *i = a->inst;
   char what[192], finding_text[1300], other[1400], why[320] = "";
+  unsigned ptr;
   const char *opname = i->opcode == SpvOpLoad ? "OpLoad" : i->opcode == SpvOpStore ? "OpStore"
-                       : i->opcode == SpvOpFunctionCall ? "OpFunctionCall" : i->opcode == SpvOpExtInst ? "the copy"
-                       : "the instruction";
+                       : i->opcode == SpvOpFunctionCall ? "OpFunctionCall"
+                       : gac_opencl_std_memory_use(c->m, i, &ptr) != GAC_MEMORY_NONE ? "the OpenCL.std instruction"
+                       : i->opcode == SpvOpExtInst ? "the copy" : "the instruction";
   /* The worst context; the latest (the steady state) on a tie. */
   unsigned ctx = 0;
   for (unsigned k = 1; k < NCTX; k++)
@@ -308,14 +313,14 @@ void ca_report_access(checker *c, const access *a) {
       return; /* a call that uses no buffer an access conflicts with is no access of interest */
     if (c->opt->verbose)
       gac_diag_add(c->diag, GAC_REMARK, i->offset, i->result_id, "CheckAsync.Proved",
-                   "proved: %s %s %s after every async copy into it is covered by a wait", opname, access_verb(a),
+                   "proved: %s %s %s after every async copy into it is covered by a wait", opname, access_verb(c, a),
                    what);
     c->counts->proved++;
     return;
   }
   if (!fd->witness.copy) { /* only the checker gave up */
     gac_diag_add(c->diag, undecided, i->offset, i->result_id, "CheckAsync.Undecided", "cannot decide: %s %s %s: %s",
-                 opname, access_verb(a), what, c->gave_up_why);
+                 opname, access_verb(c, a), what, c->gave_up_why);
     c->counts->undecided++;
     return;
   }
@@ -341,7 +346,7 @@ void ca_report_access(checker *c, const access *a) {
   }
   if (fd->verdict == GAC_CHECK_VIOLATED) {
     gac_diag_add(c->diag, GAC_ERROR, i->offset, i->result_id, "CheckAsync.Violated", "violated: %s %s %s while %s%s",
-                 opname, access_verb(a), what, finding_text, other);
+                 opname, access_verb(c, a), what, finding_text, other);
     c->counts->violated++;
     return;
   }
@@ -364,6 +369,6 @@ void ca_report_access(checker *c, const access *a) {
   else
     snprintf(why, sizeof why, "it is in flight on some paths only");
   gac_diag_add(c->diag, undecided, i->offset, i->result_id, "CheckAsync.Undecided",
-               "cannot decide (%s): %s %s %s while %s%s", why, opname, access_verb(a), what, finding_text, other);
+               "cannot decide (%s): %s %s %s while %s%s", why, opname, access_verb(c, a), what, finding_text, other);
   c->counts->undecided++;
 }

@@ -7,12 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <spirv/unified1/OpenCL.std.h>
 #include <spirv/unified1/spirv.h>
 
 #include "check_async_dataflow.h"
 #include "gac/async_copy.h"
 #include "gac/async_pipeline.h"
 #include "gac/check_async.h"
+#include "gac/known.h"
 
 /* An instruction a call's callee may hold that matters to the checker. */
 typedef bool (*inst_test)(const gac_module *m, const gac_inst *i);
@@ -338,6 +340,23 @@ void ca_transfer_inst(checker *c, state *s, const gac_inst *i, bool eval, unsign
       i->opcode == SpvOpAtomicFlagClear) {
     if (eval)
       ca_evaluate_access(c, s, i, 0, ACCESS_WRITE, ca_in_operand(i, 0), ctx, block);
+    return;
+  }
+  unsigned ptr;
+  gac_memory_use use = gac_opencl_std_memory_use(c->m, i, &ptr);
+  if (use != GAC_MEMORY_NONE) { /* vload4, vstore4, fract's pointer, ... */
+    if (eval) {
+      c->cur = s;
+      place p = ca_place_of(c, gac_operand_word(i, ptr), i);
+      c->cur = NULL;
+      /* The vector loads and stores take (offset, p): they touch
+       * p[offset * n], which may be in another version unless offset is 0. */
+      uint64_t offset;
+      bool vector = gac_operand_word(i, 3) >= OpenCLstd_Vloadn;
+      if (vector && !(gac_constant_value(c->m, gac_operand_word(i, ptr - 1), &offset) && offset == 0))
+        p.version.known = false, p.followed = false;
+      ca_evaluate_place(c, s, i, 0, use == GAC_MEMORY_READ ? ACCESS_READ : ACCESS_WRITE, p, ctx, block);
+    }
     return;
   }
   uint32_t op = gac_async_pipeline_op_of(c->m, i);

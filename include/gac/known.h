@@ -56,4 +56,15 @@ typedef enum gac_local_size_rule {
  * GAC_LOCAL_SIZE_EVERY_LAUNCH size may have been written when false. */
 bool gac_local_size(gac_module *m, uint32_t function, gac_local_size_rule rule, uint64_t size[3]);
 
+/* How an OpenCL.std OpExtInst uses memory through a pointer operand: the
+ * vector loads (vloadn, vload_half[n], vloada_halfn) read it, the vector
+ * stores (vstoren, vstore[a]_half[n][_r]) and the math functions with a
+ * pointer result (fract, frexp, lgamma_r, modf, remquo, sincos) write it.
+ * *operand is that pointer's index in inst->operands. Anything else
+ * (arithmetic, printf's constant format, prefetch, other instructions) is
+ * GAC_MEMORY_NONE: every pass that asks which instructions read or write
+ * memory beyond OpLoad and OpStore asks here. */
+typedef enum gac_memory_use { GAC_MEMORY_NONE, GAC_MEMORY_READ, GAC_MEMORY_WRITE } gac_memory_use;
+gac_memory_use gac_opencl_std_memory_use(const gac_module *m, const gac_inst *inst, unsigned *operand);
+
 #endif

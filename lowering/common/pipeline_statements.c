@@ -75,8 +75,11 @@ bool pipeline_is_pure(const pipeliner *P, const gac_inst *i) {
     gac_inst *var = gac_def(P->m, gac_operand_word(i, 2));
     return var && var->opcode == SpvOpVariable && var->words[3] == SpvStorageClassInput;
   }
-  case SpvOpExtInst: /* OpenCL.std math */
-    return !gac_async_pipeline_op_of(P->m, i) && !gac_is_async_copy_inst(P->m, i);
+  case SpvOpExtInst: { /* OpenCL.std math, not its vector loads and stores */
+    unsigned ptr;
+    return !gac_async_pipeline_op_of(P->m, i) && !gac_is_async_copy_inst(P->m, i) &&
+           gac_opencl_std_memory_use(P->m, i, &ptr) == GAC_MEMORY_NONE;
+  }
   default:
     return false;
   }
@@ -315,6 +318,9 @@ bool pipeline_writes(const pipeliner *P, const gac_inst *i, unsigned operand) {
     return operand == (i->opcode == SpvOpStore ? 0u : 3u);
   if (gac_is_async_copy_inst(P->m, i))
     return operand == 4; /* Destination */
+  unsigned ptr;
+  if (gac_opencl_std_memory_use(P->m, i, &ptr) != GAC_MEMORY_NONE) /* vstoren, fract, ... */
+    return gac_opencl_std_memory_use(P->m, i, &ptr) == GAC_MEMORY_WRITE && operand == ptr;
   return i->opcode == SpvOpFunctionCall || (i->opcode >= SpvOpAtomicLoad && i->opcode <= SpvOpAtomicXor);
 }
 
