@@ -14,8 +14,8 @@ static const gac_pass_info passes[] = {
      "NonSemantic set is left",
      gac_remove_unused_imports, false},
     {"sort-blocks",
-     "Order blocks so that each comes after its dominator, as SPIR-V asks (llvm-spirv-15 output "
-     "does not always)",
+     "Order blocks so that each comes after its dominator, and move a function's OpVariables to the start of "
+     "its first block, as SPIR-V asks (llvm-spirv-15 output does not always)",
      gac_sort_blocks, true},
     {"split-event-selects",
      "Turn an OpSelect of events (or of composites before SPIR-V 1.4), which clang-15 and llvm-spirv-15 make of "
