@@ -36,6 +36,8 @@ static void usage(FILE *out) {
         "                   cooperative), ptx (with --sm=80|90|90,warp-specialize), amdgcn (with\n"
         "                   --mcpu=gfx90a|gfx942; a code object if -o ends in .hsaco),\n"
         "                   amdgcn,pingpong (8-wave pipelined loops ping-ponged).\n"
+        "  --ptx-abi=cuda|opencl  With --emit=ptx: for the CUDA driver (default) or\n"
+        "                   for NVIDIA's OpenCL driver (clCreateProgramWithBinary).\n"
         "                   -cl-fast-relaxed-math also selects fast math for ptx/amdgcn.\n"
         "  -m32             A 32-bit device (spir); default 64-bit (spir64).\n"
         "  -cl-std=CLx.y    OpenCL C version (default CL1.2).\n"
@@ -73,6 +75,7 @@ int main(int argc, char **argv) {
   bool raw = false, m32 = false, pipeline = false, fast_math = false;
   unsigned sm = 80;
   bool warp_specialize = false; /* --sm=90,warp-specialize */
+  gac_ptx_abi abi = GAC_PTX_ABI_CUDA; /* --ptx-abi= */
   char *user[MAX_ARGS];
   unsigned n_user = 0;
   for (int i = 1; i < argc; i++) {
@@ -100,6 +103,10 @@ int main(int argc, char **argv) {
       if (strcmp(a + 5, "80") != 0 && strcmp(a + 5, "90") != 0 && !warp_specialize)
         return usage_error("expected --sm=80, 90 or 90,warp-specialize: ", a);
       sm = (unsigned)atoi(a + 5);
+    } else if (strncmp(a, "--ptx-abi=", 10) == 0) {
+      if (strcmp(a + 10, "cuda") != 0 && strcmp(a + 10, "opencl") != 0)
+        return usage_error("expected --ptx-abi=cuda or opencl: ", a);
+      abi = strcmp(a + 10, "opencl") == 0 ? GAC_PTX_ABI_OPENCL : GAC_PTX_ABI_CUDA;
     } else if (strncmp(a, "--mcpu=", 7) == 0) {
       if (strcmp(a + 7, "gfx90a") != 0 && strcmp(a + 7, "gfx942") != 0)
         return usage_error("expected --mcpu=gfx90a or gfx942: ", a);
@@ -192,12 +199,13 @@ int main(int argc, char **argv) {
 #ifndef GAC_HAVE_PTX
     fprintf(stderr, "gac-cc: error: built without LLVM 19 (llvm-19-dev); --emit=%s is not available\n", emit);
     ok = false;
-    (void)sm, (void)mcpu, (void)fast_math, (void)warp_specialize;
+    (void)sm, (void)mcpu, (void)fast_math, (void)warp_specialize, (void)abi;
 #else
     char *code = NULL;
     size_t code_size = 0;
     if (strcmp(emit, "ptx") == 0) {
-      gac_ptx_options popts = {.sm = sm, .fast_relaxed_math = fast_math, .warp_specialize = warp_specialize};
+      gac_ptx_options popts = {
+          .sm = sm, .fast_relaxed_math = fast_math, .warp_specialize = warp_specialize, .abi = abi};
       ok = gac_emit_ptx(m, &popts, &code, &code_size, &diag);
     } else {
       size_t len = strlen(output);

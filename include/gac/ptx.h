@@ -34,12 +34,25 @@
 #define GAC_PTX_NAMED_BARRIER "__gac_named_barrier"               /* (uint id, uint threads): barrier.sync */
 #define GAC_PTX_OPAQUE "__gac_opaque" /* (size x): x, through nothing LLVM can look into or move */
 
+/* Whose launch the PTX serves (docs/VENDOR.md):
+ * CUDA    the CUDA driver API (cuLaunchKernel): local-pointer parameters are
+ *         byte offsets into one dynamic shared array, work-item builtins
+ *         from the special registers, no global offset;
+ * OPENCL  NVIDIA's OpenCL driver (clCreateProgramWithBinary and
+ *         clEnqueueNDRangeKernel): its compiler's ABI, i.e. the nvcl triple
+ *         (kernel parameters marked .ptr .global/.shared with their
+ *         alignment; the driver allocates each local argument and passes
+ *         its address), and the launch's global offset, group offset, group
+ *         count and work dimension read from %envreg0..9. */
+typedef enum gac_ptx_abi { GAC_PTX_ABI_CUDA, GAC_PTX_ABI_OPENCL } gac_ptx_abi;
+
 typedef struct gac_ptx_options {
   unsigned sm;            /* 80 or 90 */
   const char *llvm_spirv; /* the llvm-spirv-15 to run; NULL: $GAC_LLVM_SPIRV or "llvm-spirv-15" */
   bool fast_relaxed_math; /* -cl-fast-relaxed-math: libdevice's fast math, denormals flushed */
   bool warp_specialize;   /* sm_90: annotated loops become a producer warp and consumers
                              (--pipeline-loops=warp-specialize, before the lowering) */
+  gac_ptx_abi abi;        /* CUDA (the default) or NVIDIA's OpenCL */
 } gac_ptx_options;
 
 /* Validates m, lowers its copies and queues for PTX (m is changed), bridges

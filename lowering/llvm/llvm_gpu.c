@@ -9,7 +9,8 @@
  *  - local-pointer kernel parameters become u64 byte offsets into one
  *    dynamic shared array (CUDA and HIP have one per launch): the kernel
  *    becomes a wrapper that computes the pointers and calls the original
- *    body, which is inlined;
+ *    body, which is inlined; unless the target's driver allocates local
+ *    arguments itself (NVIDIA's OpenCL);
  *  - the target's builtins and OpenCL C library; then default<O3> and the
  *    target's code generator. */
 #define _POSIX_C_SOURCE 200809L
@@ -123,7 +124,7 @@ static void retarget_functions(const gac_gpu_target *t, LLVMModuleRef mod) {
     bool has_local = false;
     for (unsigned p = 0; p < LLVMCountParams(f); p++)
       has_local |= is_pointer_in(LLVMTypeOf(LLVMGetParam(f, p)), SPIR_LOCAL);
-    if (has_local) {
+    if (has_local && !t->local_params_in_place) {
       if (!local_array) {
         LLVMTypeRef array = LLVMArrayType2(LLVMInt8TypeInContext(c), 0);
         local_array = LLVMAddGlobalInAddressSpace(mod, array, LOCAL_ARRAY, SPIR_LOCAL);

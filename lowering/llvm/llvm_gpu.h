@@ -20,6 +20,10 @@ typedef struct gac_gpu_target {
   const char *triple;
   unsigned constant_as;    /* where SPIR's constant (2) goes (address_spaces.c) */
   LLVMCallConv kernel_cc;
+  /* Local-pointer kernel parameters stay pointers (an OpenCL driver
+   * allocates each local argument and passes its address) instead of
+   * becoming offsets into one dynamic shared array (CUDA, HIP). */
+  bool local_params_in_place;
   /* The target machine for the options (NULL with a diagnostic). */
   LLVMTargetMachineRef (*target_machine)(const void *options, gac_diag *diag);
   /* On the SPIR module, before its address spaces are renamed (may be

@@ -1,8 +1,11 @@
 /* The NVPTX target of the shared LLVM step (lowering/llvm/llvm_gpu.h):
- * triple nvptx64-nvidia-cuda, kernels as ptx_kernel with nvvm.annotations,
- * constant memory in global memory, the builtins (nvvm_builtins.c) and the
- * OpenCL C library (opencl_library.c), and after O3 the removal of
- * redundant barriers (redundant_barriers.c). */
+ * triple nvptx64-nvidia-cuda (the CUDA driver's ABI) or nvptx64-nvidia-nvcl
+ * (NVIDIA's OpenCL driver's: LLVM then marks kernel pointer parameters
+ * .ptr .global/.shared with their alignment, and local-pointer parameters
+ * stay pointers, which that driver fills in), kernels as ptx_kernel with
+ * nvvm.annotations, constant memory in global memory, the builtins
+ * (nvvm_builtins.c) and the OpenCL C library (opencl_library.c), and after
+ * O3 the removal of redundant barriers (redundant_barriers.c). */
 #include <string.h>
 
 #include <llvm-c/Target.h>
@@ -10,7 +13,10 @@
 #include "llvm_gpu.h"
 #include "ptx_internal.h"
 
-#define TRIPLE "nvptx64-nvidia-cuda"
+#define TRIPLE_CUDA "nvptx64-nvidia-cuda"
+#define TRIPLE_OPENCL "nvptx64-nvidia-nvcl"
+
+static const char *triple(const gac_ptx_options *o) { return o->abi == GAC_PTX_ABI_OPENCL ? TRIPLE_OPENCL : TRIPLE_CUDA; }
 
 static LLVMTargetMachineRef target_machine(const void *options, gac_diag *diag) {
   unsigned sm = ((const gac_ptx_options *)options)->sm;
@@ -19,7 +25,7 @@ static LLVMTargetMachineRef target_machine(const void *options, gac_diag *diag) 
   LLVMInitializeNVPTXTargetMC();
   LLVMInitializeNVPTXAsmPrinter();
   /* PTX 7.8 runs on every driver that knows sm_80; bulk copies need 8.0. */
-  return gac_gpu_create_target_machine(TRIPLE, sm == 90 ? "sm_90" : "sm_80", sm == 90 ? "+ptx80" : "+ptx78",
+  return gac_gpu_create_target_machine(triple(options), sm == 90 ? "sm_90" : "sm_80", sm == 90 ? "+ptx80" : "+ptx78",
                                        LLVMRelocDefault, "ptx", "NVPTX", diag);
 }
 
@@ -31,26 +37,45 @@ static void annotate_kernel(LLVMModuleRef mod, LLVMValueRef f) {
 }
 
 static bool define_library(LLVMModuleRef mod, const void *options, gac_diag *diag) {
-  bool fast = ((const gac_ptx_options *)options)->fast_relaxed_math;
-  return gac_ptx_define_builtins(mod, diag) && gac_ptx_link_opencl_library(mod, fast, diag);
+  const gac_ptx_options *o = options;
+  return gac_ptx_define_builtins(mod, o->abi, diag) && gac_ptx_link_opencl_library(mod, o->fast_relaxed_math, diag);
 }
 
 static void after_optimize(LLVMModuleRef mod) { gac_ptx_remove_redundant_barriers(mod); }
 
-static const gac_gpu_target nvptx = {
-    .name = "NVPTX",
-    .rule = "ptx",
-    .save_ir_env = "GAC_PTX_SAVE_IR",
-    .triple = TRIPLE,
-    .constant_as = 1,
-    .kernel_cc = LLVMPTXKernelCallConv,
-    .target_machine = target_machine,
-    .annotate_kernel = annotate_kernel,
-    .define_library = define_library,
-    .after_optimize = after_optimize,
-};
+#define NVPTX_TARGET(TRIPLE, IN_PLACE)                                                                            \
+  {                                                                                                                \
+    .name = "NVPTX", .rule = "ptx", .save_ir_env = "GAC_PTX_SAVE_IR", .triple = TRIPLE, .constant_as = 1,          \
+    .kernel_cc = LLVMPTXKernelCallConv, .local_params_in_place = IN_PLACE, .target_machine = target_machine,       \
+    .annotate_kernel = annotate_kernel, .define_library = define_library, .after_optimize = after_optimize,        \
+  }
+
+static const gac_gpu_target nvptx_cuda = NVPTX_TARGET(TRIPLE_CUDA, false);
+static const gac_gpu_target nvptx_opencl = NVPTX_TARGET(TRIPLE_OPENCL, true);
+
+/* NVIDIA's OpenCL driver writes a local argument's address as 64 bits
+ * whatever the parameter says (a kernel with two `.param .u32 .ptr .shared`
+ * fails to launch, CL_OUT_OF_RESOURCES, seen on an H200 with driver
+ * 580.159.04), while gac's modules keep 32-bit shared addresses
+ * (-nvptx-short-ptr, llvm_gpu.c), a process-wide choice of LLVM's. So the
+ * declarations are widened in the text: the kernel still reads the low 32
+ * bits, with the ld.param.u32 LLVM wrote (little-endian, and the driver's
+ * shared addresses fit in 32 bits: its own kernels store through them with
+ * st.shared). Returns how many it widened. */
+static unsigned widen_shared_params(char *ptx) {
+  static const char narrow[] = ".param .u32 .ptr .shared", wide[] = ".param .u64 .ptr .shared";
+  unsigned n = 0;
+  for (char *at = strstr(ptx, narrow); at; at = strstr(at + sizeof narrow - 1, narrow), n++)
+    memcpy(at, wide, sizeof wide - 1); /* same length: the text keeps its size */
+  return n;
+}
 
 bool gac_ptx_from_bitcode(const void *bitcode, size_t size, const gac_ptx_options *options, char **ptx,
                           size_t *ptx_size, gac_diag *diag) {
-  return gac_gpu_from_bitcode(&nvptx, options, bitcode, size, LLVMAssemblyFile, ptx, ptx_size, diag);
+  bool opencl = options->abi == GAC_PTX_ABI_OPENCL;
+  bool ok = gac_gpu_from_bitcode(opencl ? &nvptx_opencl : &nvptx_cuda, options, bitcode, size, LLVMAssemblyFile, ptx,
+                                 ptx_size, diag);
+  if (ok && opencl)
+    widen_shared_params(*ptx);
+  return ok;
 }

@@ -64,6 +64,13 @@ bool gac_ptx_lower_spirv(gac_module *m, const gac_ptx_options *options, gac_diag
     return false;
   }
   if (options->warp_specialize) {
+    if (options->abi == GAC_PTX_ABI_OPENCL) {
+      gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "ptx.abi",
+                   "warp-specialize: a warp-specialised kernel runs in blocks of its work-group plus a producer "
+                   "warp, a shape that clEnqueueNDRangeKernel cannot launch (its blocks are the local size); "
+                   "use --sm=90 for NVIDIA's OpenCL, or the CUDA ABI");
+      return false;
+    }
     if (options->sm != 90) {
       gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "ptx.warp-specialize",
                    "warp-specialize: the producer warp's mbarrier handshakes need --sm=90");

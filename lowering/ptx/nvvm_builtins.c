@@ -14,6 +14,7 @@ typedef struct ctx {
   LLVMModuleRef mod;
   LLVMContextRef c;
   LLVMBuilderRef b;
+  gac_ptx_abi abi;
 } ctx;
 
 static LLVMValueRef intrinsic(ctx *x, const char *name, LLVMTypeRef *overload, unsigned n, LLVMTypeRef *type) {
@@ -31,17 +32,75 @@ static LLVMValueRef call_intrinsic(ctx *x, const char *name, LLVMTypeRef *overlo
   return f ? LLVMBuildCall2(x->b, type, f, args, num_args, "") : NULL;
 }
 
-/* A special register x/y/z chosen by the i32 `dim`; `other` beyond 2. */
-static LLVMValueRef sreg(ctx *x, const char *reg, LLVMValueRef dim, LLVMTypeRef ret, unsigned long long other) {
+/* values[dim] for the i32 `dim` (0, 1 or 2); `other` beyond 2. */
+static LLVMValueRef by_dim(ctx *x, LLVMValueRef dim, LLVMTypeRef ret, unsigned long long other, LLVMValueRef values[3]) {
   LLVMValueRef v = LLVMConstInt(ret, other, 0);
   for (int d = 2; d >= 0; d--) {
-    char name[64];
-    snprintf(name, sizeof name, "llvm.nvvm.read.ptx.sreg.%s.%c", reg, "xyz"[d]);
-    LLVMValueRef r = LLVMBuildZExt(x->b, call_intrinsic(x, name, NULL, 0, NULL, 0), ret, "");
     LLVMValueRef is = LLVMBuildICmp(x->b, LLVMIntEQ, dim, LLVMConstInt(LLVMTypeOf(dim), (unsigned)d, 0), "");
-    v = LLVMBuildSelect(x->b, is, r, v, "");
+    v = LLVMBuildSelect(x->b, is, values[d], v, "");
   }
   return v;
+}
+
+/* The special register `reg` (e.g. "tid.y", "envreg3"), zero-extended to ret. */
+static LLVMValueRef read_sreg(ctx *x, const char *reg, LLVMTypeRef ret) {
+  char name[64];
+  snprintf(name, sizeof name, "llvm.nvvm.read.ptx.sreg.%s", reg);
+  return LLVMBuildZExt(x->b, call_intrinsic(x, name, NULL, 0, NULL, 0), ret, "");
+}
+
+/* A special register x/y/z chosen by the i32 `dim`; `other` beyond 2. */
+static LLVMValueRef sreg(ctx *x, const char *reg, LLVMValueRef dim, LLVMTypeRef ret, unsigned long long other) {
+  LLVMValueRef values[3];
+  for (int d = 0; d < 3; d++) {
+    char name[32];
+    snprintf(name, sizeof name, "%s.%c", reg, "xyz"[d]);
+    values[d] = read_sreg(x, name, ret);
+  }
+  return by_dim(x, dim, ret, other, values);
+}
+
+/* NVIDIA's OpenCL driver launches with the work-group size in %ntid and
+ * these in environment registers (read off its own compiler's PTX,
+ * docs/VENDOR.md); it may split one NDRange into several grids, so the
+ * group id is %ctaid plus the grid's group offset:
+ *   %envreg0..2  the group offset of x, y, z
+ *   %envreg3..5  the global offset plus the group offset times the local size
+ *   %envreg6..8  the NDRange's group count
+ *   %envreg9     the work dimension */
+enum { ENV_GROUP_OFFSET = 0, ENV_GLOBAL_BASE = 3, ENV_NUM_GROUPS = 6, ENV_WORK_DIM = 9 };
+
+static LLVMValueRef envreg(ctx *x, unsigned first, LLVMValueRef dim, LLVMTypeRef ret, unsigned long long other) {
+  LLVMValueRef values[3];
+  for (unsigned d = 0; d < 3; d++) {
+    char name[32];
+    snprintf(name, sizeof name, "envreg%u", first + d);
+    values[d] = read_sreg(x, name, ret);
+  }
+  return by_dim(x, dim, ret, other, values);
+}
+
+/* The work-item builtins whose value depends on how the grid was launched. */
+static LLVMValueRef group_id(ctx *x, LLVMValueRef dim, LLVMTypeRef ret) {
+  LLVMValueRef ctaid = sreg(x, "ctaid", dim, ret, 0);
+  return x->abi == GAC_PTX_ABI_OPENCL ? LLVMBuildAdd(x->b, ctaid, envreg(x, ENV_GROUP_OFFSET, dim, ret, 0), "") : ctaid;
+}
+
+static LLVMValueRef num_groups(ctx *x, LLVMValueRef dim, LLVMTypeRef ret) {
+  return x->abi == GAC_PTX_ABI_OPENCL ? envreg(x, ENV_NUM_GROUPS, dim, ret, 1) : sreg(x, "nctaid", dim, ret, 1);
+}
+
+static LLVMValueRef global_offset(ctx *x, LLVMValueRef dim, LLVMTypeRef ret) {
+  if (x->abi != GAC_PTX_ABI_OPENCL)
+    return LLVMConstInt(ret, 0, 0); /* a CUDA launch has none */
+  LLVMValueRef skipped = LLVMBuildMul(x->b, envreg(x, ENV_GROUP_OFFSET, dim, ret, 0), sreg(x, "ntid", dim, ret, 1), "");
+  return LLVMBuildSub(x->b, envreg(x, ENV_GLOBAL_BASE, dim, ret, 0), skipped, "");
+}
+
+static LLVMValueRef global_id(ctx *x, LLVMValueRef dim, LLVMTypeRef ret) {
+  LLVMValueRef id = LLVMBuildAdd(x->b, LLVMBuildMul(x->b, group_id(x, dim, ret), sreg(x, "ntid", dim, ret, 1), ""),
+                                 sreg(x, "tid", dim, ret, 0), "");
+  return LLVMBuildAdd(x->b, id, global_offset(x, dim, ret), "");
 }
 
 /* One PTX instruction (or a few) as inline assembly, for what LLVM 19 has
@@ -74,7 +133,7 @@ static void inline_asm(ctx *x, const char *text, const char *clobbers, LLVMValue
 
 typedef enum kind {
   LOCAL_ID, GROUP_ID, LOCAL_SIZE, NUM_GROUPS, GLOBAL_ID, GLOBAL_SIZE, GLOBAL_OFFSET,
-  LOCAL_LINEAR_ID, GLOBAL_LINEAR_ID, MEM_FENCE,
+  LOCAL_LINEAR_ID, GLOBAL_LINEAR_ID, WORK_DIM, MEM_FENCE,
   BARRIER, MAD, FMA, CP_ASYNC_4, CP_ASYNC_8, CP_ASYNC_16, COMMIT, WAIT_ALL,
   MBAR_INIT, MBAR_INIT_FENCE, MBAR_EXPECT_TX, MBAR_ARRIVE, MBAR_WAIT,
   BULK_LOAD, BULK_STORE, BULK_COMMIT, BULK_WAIT, FENCE_PROXY_ASYNC, OPAQUE,
@@ -93,6 +152,7 @@ static const builtin builtins[] = {
     {"_Z17get_global_offsetj", GLOBAL_OFFSET},
     {"_Z23get_enqueued_local_sizej", LOCAL_SIZE}, /* work-groups are uniform on CUDA */
     {"_Z19get_local_linear_idv", LOCAL_LINEAR_ID}, {"_Z20get_global_linear_idv", GLOBAL_LINEAR_ID},
+    {"_Z12get_work_dimv", WORK_DIM}, /* NVIDIA's OpenCL ABI only: a CUDA launch does not say */
     {"_Z9mem_fencej", MEM_FENCE}, {"_Z14read_mem_fencej", MEM_FENCE}, {"_Z15write_mem_fencej", MEM_FENCE},
     {"_Z7barrierj", BARRIER},            {"_Z18work_group_barrierj", BARRIER},
     {"_Z3madfff", MAD},                  {"_Z3fmafff", FMA},
@@ -141,30 +201,28 @@ static bool define(ctx *x, LLVMValueRef f, kind k) {
   bool ok = true;
   switch (k) {
   case LOCAL_ID: v = sreg(x, "tid", p0, ret, 0); break;
-  case GROUP_ID: v = sreg(x, "ctaid", p0, ret, 0); break;
+  case GROUP_ID: v = group_id(x, p0, ret); break;
   case LOCAL_SIZE: v = sreg(x, "ntid", p0, ret, 1); break;
-  case NUM_GROUPS: v = sreg(x, "nctaid", p0, ret, 1); break;
-  case GLOBAL_ID:
-    v = LLVMBuildAdd(x->b, LLVMBuildMul(x->b, sreg(x, "ctaid", p0, ret, 0), sreg(x, "ntid", p0, ret, 1), ""),
-                     sreg(x, "tid", p0, ret, 0), "");
+  case NUM_GROUPS: v = num_groups(x, p0, ret); break;
+  case GLOBAL_ID: v = global_id(x, p0, ret); break;
+  case GLOBAL_SIZE: v = LLVMBuildMul(x->b, num_groups(x, p0, ret), sreg(x, "ntid", p0, ret, 1), ""); break;
+  case GLOBAL_OFFSET: v = global_offset(x, p0, ret); break;
+  case WORK_DIM:
+    v = LLVMBuildTrunc(x->b, read_sreg(x, "envreg9", LLVMInt64TypeInContext(x->c)), ret, "");
     break;
-  case GLOBAL_SIZE: v = LLVMBuildMul(x->b, sreg(x, "nctaid", p0, ret, 1), sreg(x, "ntid", p0, ret, 1), ""); break;
-  case GLOBAL_OFFSET: v = LLVMConstInt(ret, 0, 0); break;
   case LOCAL_LINEAR_ID:
   case GLOBAL_LINEAR_ID: {
-    /* (id.z * size.y + id.y) * size.x + id.x, of local or global ids */
-    const char *id = k == LOCAL_LINEAR_ID ? "tid" : NULL;
+    /* (id.z * size.y + id.y) * size.x + id.x, of local ids, or of global
+     * ids less the global offset (OpenCL 2.0's definition) */
     v = LLVMConstInt(ret, 0, 0);
     for (int d = 2; d >= 0; d--) {
       LLVMValueRef dim = LLVMConstInt(LLVMInt32TypeInContext(x->c), (unsigned)d, 0);
       LLVMValueRef ntid = sreg(x, "ntid", dim, ret, 1), size = ntid, i;
-      if (id) {
-        i = sreg(x, id, dim, ret, 0);
+      if (k == LOCAL_LINEAR_ID) {
+        i = sreg(x, "tid", dim, ret, 0);
       } else {
-        LLVMValueRef nctaid = sreg(x, "nctaid", dim, ret, 1);
-        size = LLVMBuildMul(x->b, nctaid, ntid, "");
-        i = LLVMBuildAdd(x->b, LLVMBuildMul(x->b, sreg(x, "ctaid", dim, ret, 0), ntid, ""),
-                         sreg(x, "tid", dim, ret, 0), "");
+        size = LLVMBuildMul(x->b, num_groups(x, dim, ret), ntid, "");
+        i = LLVMBuildSub(x->b, global_id(x, dim, ret), global_offset(x, dim, ret), "");
       }
       v = LLVMBuildAdd(x->b, LLVMBuildMul(x->b, v, size, ""), i, "");
     }
@@ -248,8 +306,8 @@ static bool rewrite_waits(ctx *x, LLVMValueRef f, gac_diag *diag) {
   return ok;
 }
 
-bool gac_ptx_define_builtins(LLVMModuleRef mod, gac_diag *diag) {
-  ctx x = {mod, LLVMGetModuleContext(mod), LLVMCreateBuilderInContext(LLVMGetModuleContext(mod))};
+bool gac_ptx_define_builtins(LLVMModuleRef mod, gac_ptx_abi abi, gac_diag *diag) {
+  ctx x = {mod, LLVMGetModuleContext(mod), LLVMCreateBuilderInContext(LLVMGetModuleContext(mod)), abi};
   bool ok = true;
   for (LLVMValueRef f = LLVMGetFirstFunction(mod), next; f; f = next) {
     next = LLVMGetNextFunction(f);
@@ -265,7 +323,10 @@ bool gac_ptx_define_builtins(LLVMModuleRef mod, gac_diag *diag) {
     for (size_t i = 0; i < sizeof builtins / sizeof builtins[0] && !bi; i++)
       if (strcmp(name, builtins[i].name) == 0)
         bi = &builtins[i];
-    if (!bi)
+    /* A CUDA launch is always three-dimensional: the dimension count the
+     * host meant is unknown, and get_work_dim stays undefined (an error
+     * naming it, from gac_gpu_resolve). */
+    if (!bi || (bi->k == WORK_DIM && abi != GAC_PTX_ABI_OPENCL))
       continue; /* the OpenCL C library's (opencl_library.c) */
     if (!define(&x, f, bi->k)) {
       gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "ptx.intrinsic",

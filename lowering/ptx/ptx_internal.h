@@ -16,7 +16,7 @@ bool gac_ptx_from_bitcode(const void *bitcode, size_t size, const gac_ptx_option
 /* The OpenCL builtins and gac's cp.async functions, defined with NVVM
  * intrinsics (nvvm_builtins.c). */
 #include <llvm-c/Core.h>
-bool gac_ptx_define_builtins(LLVMModuleRef mod, gac_diag *diag);
+bool gac_ptx_define_builtins(LLVMModuleRef mod, gac_ptx_abi abi, gac_diag *diag);
 
 /* Calls of printf become calls of CUDA's vprintf (printf.c). */
 bool gac_ptx_lower_printf(LLVMModuleRef mod, gac_diag *diag);

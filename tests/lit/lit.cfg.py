@@ -29,3 +29,8 @@ config.substitutions.append(("%clang-spir", "clang-15 -cc1 -triple spir64-unknow
 # math; without it libclc's serves).
 if os.path.exists(os.environ.get("GAC_LIBDEVICE") or "/usr/local/cuda/nvvm/libdevice/libdevice.10.bc"):
     config.available_features.add("libdevice")
+# CUDA's ptxas (scripts/install-deps.sh installs it): emitted PTX must assemble.
+_ptxas = os.environ.get("GAC_PTXAS") or "/usr/local/cuda/bin/ptxas"
+if os.path.exists(_ptxas):
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", _ptxas))
