@@ -174,6 +174,10 @@ unsigned rt_drive(const rt_backend *be, const rt_run_options *o) {
               j++;
             printf("  differ: %s[%zu..%zu) (group %zu, byte %zu)\n", rt_gbuf_name(g), i, j, i / c->region[g],
                    i % c->region[g]);
+            /* GAC_RANDOM_DIFF=bytes: the first 16 of them, expected/got/initial */
+            if (!strcmp(getenv("GAC_RANDOM_DIFF"), "bytes"))
+              for (size_t k = i; k < j && k < i + 16; k++)
+                printf("%s%02x/%02x/%02x%s", k == i ? "    " : " ", b.want[g][k], got[g][k], b.init[g][k], k + 1 == j || k + 1 == i + 16 ? "\n" : "");
             i = j;
           }
     run++;
