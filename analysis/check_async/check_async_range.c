@@ -30,6 +30,22 @@ static bool decorated(const gac_module *m, uint32_t id, uint32_t decoration, uin
 
 static ca_interval full(const gac_module *m, uint32_t id) { return (ca_interval){0, max_of(width_of(m, id))}; }
 
+/* The largest x & mask for 0 <= x <= hi: keep hi's bits while the mask has
+ * them; at the first bit of hi the mask lacks, x may clear it and take
+ * every lower bit of the mask. */
+static uint64_t max_and(uint64_t hi, uint64_t mask) {
+  uint64_t r = 0;
+  for (int b = 63; b >= 0; b--) {
+    uint64_t bit = 1ull << b;
+    if (!(hi & bit))
+      continue;
+    if (!(mask & bit))
+      return r | (mask & (bit - 1));
+    r |= bit;
+  }
+  return r;
+}
+
 static ca_interval meet(ca_interval a, ca_interval b) {
   return (ca_interval){a.lo > b.lo ? a.lo : b.lo, a.hi < b.hi ? a.hi : b.hi};
 }
@@ -69,6 +85,10 @@ static bool stepped_counter(ca_ranges *r, const gac_inst *phi, unsigned depth, c
     if (top < bound - 1 || top > max_of(width_of(m, phi->result_id)))
       continue; /* x + step may wrap */
     ca_interval i = ca_value_range_at(r, init, depth + 1);
+    /* From a constant start, x takes start + k step only: `for (k4 = 0; k4
+     * < 8; k4 += 4)` tops at 4, not 7 (sgemm_fast.cl's vector loads). */
+    if (i.lo == i.hi && step > 0 && top >= i.lo)
+      top = i.lo + (top - i.lo) / step * step;
     *out = (ca_interval){i.lo, i.hi > top ? i.hi : top};
     return true;
   }
@@ -127,8 +147,14 @@ ca_interval ca_value_range_at(ca_ranges *r, uint32_t id, unsigned depth) {
       s = a.hi < b.lo ? a : (ca_interval){0, b.lo - 1};
     break;
   case SpvOpBitwiseAnd:
+    /* (i << 4) & ~63 with i < 8, as LLVM writes (i / 4) * 64: at most 64 */
     if (two)
-      s = (ca_interval){0, a.hi < b.hi ? a.hi : b.hi};
+      s = (ca_interval){0, b.lo == b.hi ? max_and(a.hi, b.lo) : a.lo == a.hi ? max_and(b.hi, a.lo)
+                                                                            : a.hi < b.hi ? a.hi : b.hi};
+    break;
+  case SpvOpBitwiseOr: /* a | b <= a + b: LLVM writes row * 8 + col as an or where the bits are apart */
+    if (two && a.hi <= all.hi - b.hi)
+      s = (ca_interval){a.lo > b.lo ? a.lo : b.lo, a.hi + b.hi};
     break;
   case SpvOpUConvert: case SpvOpSConvert: {
     ca_interval x = ca_value_range_at(r, d->words[3], depth + 1);

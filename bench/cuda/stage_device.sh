@@ -19,3 +19,7 @@ cp "$build"/device/corpus/* "$dest/ptx/corpus/"
 cp "$root"/conformance/corpus/{*.c,*.h,kernels.def,device_run.sh} "$dest/src/conformance/corpus/"
 cp "$root"/conformance/math/{math_cuda.c,math_suite.c,math_suite.h,math_functions.h} "$dest/src/conformance/math/"
 cp "$root"/bench/cuda/{bench.cu,compute.cu,cuda_bench.h,device_run.sh,profile.sh,sass_loops.awk} "$dest/src/bench/cuda/"
+# The vendor benchmark (NVIDIA's OpenCL): DEST/src/bench/vendor/device_run.sh DEST/ptx OUT.
+cp "$root"/bench/cuda/{sgemm,sgemm_fast,stencil}.cl "$dest/src/bench/cuda/"
+mkdir -p "$dest/src/bench/vendor"
+cp "$root"/bench/vendor/{*.c,*.h,*.sh,*.cl} "$dest/src/bench/vendor/"

@@ -1,0 +1,340 @@
+/* vendor-bench SRC_DIR PTX_DIR: the vendor benchmark (issue 26,
+ * docs/VENDOR.md). One OpenCL host program on NVIDIA's OpenCL driver runs
+ * each benchmark kernel built two ways, with the same buffers, NDRange and
+ * timing (profiled events):
+ *  - by NVIDIA's OpenCL compiler from source, with each 2D copy written as
+ *    per-line 1D async_work_group_copy ("nvidia 1D copies") and as plain
+ *    cooperative loads and barriers ("nvidia plain loads"), vendor_copies.h;
+ *  - as gac's PTX for NVIDIA's OpenCL ABI (--ptx-abi=opencl), unpipelined
+ *    and pipelined, sm_80 and sm_90 (PTX_DIR/K.{unpipelined,pipelined}.
+ *    sm{80,90}.nvcl.ptx, from `ninja ptx-device-bundle`).
+ * cuBLAS (through the CUDA runtime, in the same process) is the SGEMMs'
+ * ceiling. Every result is checked against a host reference; the table
+ * gives medians and ratios from this run. Exit 1 if a result is wrong. */
+#include "nvcl.h"
+
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { WARMUP = 3, REPS = 21, MAX_ROWS = 12 };
+
+typedef struct row {
+  char label[48];
+  bool ran, ok;
+  double ms, value;
+} row;
+
+static const char *src_dir, *ptx_dir;
+static nvcl cl;
+
+static char *read_file(const char *path, size_t *size) {
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return NULL;
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *text = calloc((size_t)n + 1, 1);
+  *size = fread(text, 1, (size_t)n, f);
+  fclose(f);
+  return text;
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* The kernel `name` of variant `how`: "1d" or "plain" (NVIDIA's compiler
+ * on the source with vendor_copies.h) or a PTX file's tag such as
+ * "pipelined.sm80"; NULL (with a message) if it does not build. */
+static cl_kernel build(const char *kernel_file, const char *name, const char *how, cl_program *program) {
+  char path[512];
+  size_t size;
+  *program = NULL;
+  if (!strcmp(how, "1d") || !strcmp(how, "plain")) {
+    snprintf(path, sizeof path, "%s/vendor_copies.h", src_dir);
+    char *header = read_file(path, &size);
+    snprintf(path, sizeof path, "%s/%s.cl", src_dir, kernel_file);
+    char *source = read_file(path, &size);
+    if (!header || !source) {
+      printf("  cannot read %s or vendor_copies.h\n", path);
+      return NULL;
+    }
+    size_t len = strlen(header) + strlen(source) + 64;
+    char *text = malloc(len);
+    snprintf(text, len, "#define %s\n%s\n%s", !strcmp(how, "1d") ? "VENDOR_1D" : "VENDOR_PLAIN", header, source);
+    *program = nvcl_build_source(&cl, text, "");
+    free(text);
+    free(header);
+    free(source);
+  } else {
+    snprintf(path, sizeof path, "%s/%s.%s.nvcl.ptx", ptx_dir, kernel_file, how);
+    char *ptx = read_file(path, &size);
+    if (!ptx) {
+      printf("  no %s\n", path);
+      return NULL;
+    }
+    *program = nvcl_build_ptx(&cl, ptx, size + 1, "");
+    free(ptx);
+  }
+  if (!*program)
+    return NULL;
+  cl_int err;
+  cl_kernel k = clCreateKernel(*program, name, &err);
+  if (err != CL_SUCCESS) {
+    printf("  clCreateKernel %s: error %d\n", name, err);
+    return NULL;
+  }
+  return k;
+}
+
+/* Median milliseconds of REPS launches (after WARMUP), from profiled events. */
+static double time_kernel(cl_kernel k, unsigned dims, const size_t *global, const size_t *local) {
+  double ms[REPS];
+  for (int r = -WARMUP; r < REPS; r++) {
+    cl_event ev;
+    nvcl_check(clEnqueueNDRangeKernel(cl.queue, k, dims, NULL, global, local, 0, NULL, &ev), "enqueue");
+    nvcl_check(clWaitForEvents(1, &ev), "wait");
+    if (r >= 0)
+      ms[r] = nvcl_event_ms(ev);
+    clReleaseEvent(ev);
+  }
+  qsort(ms, REPS, sizeof ms[0], cmp_double);
+  return ms[REPS / 2];
+}
+
+static void print_table(const char *title, const char *unit, row *rows, unsigned n, const char *const *refs,
+                        unsigned num_refs) {
+  printf("\n%s (%s; median of %d launches; %s, driver %s)\n", title, unit, REPS, cl.device_name, cl.driver_version);
+  printf("%-26s %9s %9s", "variant", unit, "ms");
+  for (unsigned r = 0; r < num_refs; r++)
+    printf("  x %-18s", refs[r]);
+  printf("  check\n");
+  for (unsigned i = 0; i < n; i++) {
+    printf("%-26s", rows[i].label);
+    if (rows[i].ran)
+      printf(" %9.2f %9.4f", rows[i].value, rows[i].ms);
+    else
+      printf(" %9s %9s", "-", "-");
+    for (unsigned r = 0; r < num_refs; r++) {
+      double ref = 0;
+      for (unsigned j = 0; j < n; j++)
+        if (!strcmp(rows[j].label, refs[r]) && rows[j].ran)
+          ref = rows[j].value;
+      if (rows[i].ran && ref > 0)
+        printf("  %20.3f", rows[i].value / ref);
+      else
+        printf("  %20s", "-");
+    }
+    printf("  %s\n", !rows[i].ran ? "FAIL (did not run)" : rows[i].ok ? "ok" : "FAIL");
+  }
+  for (unsigned i = 0; i < n; i++)
+    printf("RESULT %s %s %.3f %s %.5f %s\n", title, rows[i].label, rows[i].ran ? rows[i].value : 0.0, unit,
+           rows[i].ms, rows[i].ran && rows[i].ok ? "ok" : "FAIL");
+}
+
+static const char *const VARIANTS[][2] = {
+    {"1d", "nvidia 1D copies"},
+    {"plain", "nvidia plain loads"},
+    {"unpipelined.sm80", "gac sm80 unpipelined"},
+    {"pipelined.sm80", "gac sm80 pipelined"},
+    {"unpipelined.sm90", "gac sm90 unpipelined"},
+    {"pipelined.sm90", "gac sm90 pipelined"},
+};
+enum { NUM_VARIANTS = sizeof VARIANTS / sizeof VARIANTS[0] };
+
+static unsigned long long hash(size_t i, unsigned seed) { /* splitmix64 */
+  unsigned long long z = i * 0x9e3779b97f4a7c15ull + seed * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+static float input_value(size_t i, unsigned seed) { return (float)((hash(i, seed) >> 40) * (2.0 / 16777216.0) - 1.0); }
+
+/* C = A B (n x n, row-major): every variant, and cuBLAS; a sample of
+ * entries against the host's double-precision sums. */
+static bool bench_sgemm(const char *file, const char *name, unsigned n, size_t local_x, size_t local_y,
+                        unsigned tile) {
+  size_t count = (size_t)n * n, bytes = count * sizeof(float);
+  float *A = malloc(bytes), *B = malloc(bytes), *C = malloc(bytes);
+  for (size_t i = 0; i < count; i++)
+    A[i] = input_value(i, 1), B[i] = input_value(i, 2);
+  enum { SAMPLES = 2048 };
+  size_t at[SAMPLES];
+  double want[SAMPLES], scale[SAMPLES];
+  for (unsigned s = 0; s < SAMPLES; s++) {
+    size_t i = hash(s, 7) % n, j = hash(s, 8) % n;
+    double sum = 0, mag = 0;
+    for (unsigned k = 0; k < n; k++)
+      sum += (double)A[i * n + k] * B[(size_t)k * n + j], mag += fabs((double)A[i * n + k] * B[(size_t)k * n + j]);
+    at[s] = i * n + j, want[s] = sum, scale[s] = mag;
+  }
+  cl_int err;
+  cl_mem dA = clCreateBuffer(cl.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, A, &err);
+  cl_mem dB = clCreateBuffer(cl.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, B, &err);
+  cl_mem dC = clCreateBuffer(cl.context, CL_MEM_READ_WRITE, bytes, NULL, &err);
+  nvcl_check(err, "clCreateBuffer");
+  double flop = 2.0 * n * (double)n * n;
+  row rows[MAX_ROWS];
+  unsigned nr = 0;
+  size_t global[2] = {n / tile * local_x, n / tile * local_y}, local[2] = {local_x, local_y};
+  for (unsigned v = 0; v < NUM_VARIANTS; v++) {
+    row *r = &rows[nr++];
+    memset(r, 0, sizeof *r);
+    snprintf(r->label, sizeof r->label, "%s", VARIANTS[v][1]);
+    cl_program p;
+    cl_kernel k = build(file, name, VARIANTS[v][0], &p);
+    if (!k)
+      continue;
+    float nan = NAN;
+    nvcl_check(clEnqueueFillBuffer(cl.queue, dC, &nan, sizeof nan, 0, bytes, 0, NULL, NULL), "fill");
+    cl_uint nn = n;
+    clSetKernelArg(k, 0, sizeof dA, &dA);
+    clSetKernelArg(k, 1, sizeof dB, &dB);
+    clSetKernelArg(k, 2, sizeof dC, &dC);
+    clSetKernelArg(k, 3, sizeof nn, &nn);
+    r->ms = time_kernel(k, 2, global, local);
+    r->value = flop / (r->ms * 1e-3) / 1e12;
+    r->ran = true;
+    nvcl_check(clEnqueueReadBuffer(cl.queue, dC, CL_TRUE, 0, bytes, C, 0, NULL, NULL), "read C");
+    unsigned bad = 0;
+    for (unsigned s = 0; s < SAMPLES; s++)
+      bad += !(fabs(C[at[s]] - want[s]) <= 1e-4 * scale[s] + 1e-6);
+    r->ok = bad == 0;
+    if (bad)
+      printf("FAIL %s %s: %u of %d sampled entries off the host reference\n", name, r->label, bad, SAMPLES);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+  }
+  /* cuBLAS, column-major: C^T = B^T A^T. */
+  row *r = &rows[nr++];
+  memset(r, 0, sizeof *r);
+  snprintf(r->label, sizeof r->label, "cuBLAS");
+  float *cA, *cB, *cC;
+  cublasHandle_t h;
+  if (cudaMalloc((void **)&cA, bytes) == cudaSuccess && cudaMalloc((void **)&cB, bytes) == cudaSuccess &&
+      cudaMalloc((void **)&cC, bytes) == cudaSuccess && cublasCreate(&h) == CUBLAS_STATUS_SUCCESS) {
+    cudaMemcpy(cA, A, bytes, cudaMemcpyHostToDevice);
+    cudaMemcpy(cB, B, bytes, cudaMemcpyHostToDevice);
+    const float one = 1, zero = 0;
+    double ms[REPS];
+    cudaEvent_t e0, e1;
+    cudaEventCreate(&e0);
+    cudaEventCreate(&e1);
+    for (int i = -WARMUP; i < REPS; i++) {
+      cudaEventRecord(e0, 0);
+      cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, cB, n, cA, n, &zero, cC, n);
+      cudaEventRecord(e1, 0);
+      cudaEventSynchronize(e1);
+      float t;
+      cudaEventElapsedTime(&t, e0, e1);
+      if (i >= 0)
+        ms[i] = t;
+    }
+    qsort(ms, REPS, sizeof ms[0], cmp_double);
+    r->ms = ms[REPS / 2];
+    r->value = flop / (r->ms * 1e-3) / 1e12;
+    r->ran = true;
+    cudaMemcpy(C, cC, bytes, cudaMemcpyDeviceToHost);
+    unsigned bad = 0;
+    for (unsigned s = 0; s < SAMPLES; s++)
+      bad += !(fabs(C[at[s]] - want[s]) <= 1e-4 * scale[s] + 1e-6);
+    r->ok = bad == 0;
+    cublasDestroy(h);
+    cudaFree(cA), cudaFree(cB), cudaFree(cC);
+  } else {
+    printf("  cuBLAS not available\n");
+  }
+  char title[96];
+  snprintf(title, sizeof title, "%s n=%u", name, n);
+  const char *const refs[] = {"cuBLAS", "nvidia plain loads", "nvidia 1D copies"};
+  print_table(title, "TFLOP/s", rows, nr, refs, 3);
+  clReleaseMemObject(dA), clReleaseMemObject(dB), clReleaseMemObject(dC);
+  free(A), free(B), free(C);
+  bool ok = true;
+  for (unsigned i = 0; i < nr; i++)
+    ok &= rows[i].ran && rows[i].ok;
+  return ok;
+}
+
+/* The 5-point stencil of bench/cuda/stencil.cl, checked in full. */
+static bool bench_stencil(unsigned n, unsigned count) {
+  size_t pitch = n + 2, in_count = pitch * pitch, out_count = (size_t)n * n;
+  float *in = malloc(in_count * sizeof(float)), *out = malloc(out_count * sizeof(float));
+  for (size_t i = 0; i < in_count; i++)
+    in[i] = input_value(i, 3);
+  cl_int err;
+  cl_mem din = clCreateBuffer(cl.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, in_count * 4, in, &err);
+  cl_mem dout = clCreateBuffer(cl.context, CL_MEM_READ_WRITE, out_count * 4, NULL, &err);
+  nvcl_check(err, "clCreateBuffer");
+  double gbytes = (in_count + out_count) * 4.0 / 1e9;
+  row rows[MAX_ROWS];
+  unsigned nr = 0;
+  size_t global[2] = {n, n / (32 * count) * 8}, local[2] = {32, 8};
+  for (unsigned v = 0; v < NUM_VARIANTS; v++) {
+    row *r = &rows[nr++];
+    memset(r, 0, sizeof *r);
+    snprintf(r->label, sizeof r->label, "%s", VARIANTS[v][1]);
+    cl_program p;
+    cl_kernel k = build("stencil", "stencil", VARIANTS[v][0], &p);
+    if (!k)
+      continue;
+    float nan = NAN;
+    nvcl_check(clEnqueueFillBuffer(cl.queue, dout, &nan, sizeof nan, 0, out_count * 4, 0, NULL, NULL), "fill");
+    cl_uint nn = n, cc = count;
+    clSetKernelArg(k, 0, sizeof din, &din);
+    clSetKernelArg(k, 1, sizeof dout, &dout);
+    clSetKernelArg(k, 2, sizeof nn, &nn);
+    clSetKernelArg(k, 3, sizeof cc, &cc);
+    r->ms = time_kernel(k, 2, global, local);
+    r->value = gbytes / (r->ms * 1e-3);
+    r->ran = true;
+    nvcl_check(clEnqueueReadBuffer(cl.queue, dout, CL_TRUE, 0, out_count * 4, out, 0, NULL, NULL), "read");
+    size_t bad = 0;
+    for (size_t y = 0; y < n; y++)
+      for (size_t x = 0; x < n; x++) {
+        const float *c = in + (y + 1) * pitch + x + 1;
+        float want = 0.5f * c[0] + 0.125f * (c[-(long)pitch] + c[pitch] + c[-1] + c[1]);
+        bad += !(fabsf(out[y * n + x] - want) <= 1e-5f);
+      }
+    r->ok = bad == 0;
+    if (bad)
+      printf("FAIL stencil %s: %zu of %zu outputs wrong\n", r->label, bad, out_count);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+  }
+  char title[96];
+  snprintf(title, sizeof title, "stencil n=%u count=%u", n, count);
+  const char *const refs[] = {"nvidia plain loads", "nvidia 1D copies"};
+  print_table(title, "GB/s", rows, nr, refs, 2);
+  clReleaseMemObject(din), clReleaseMemObject(dout);
+  free(in), free(out);
+  bool ok = true;
+  for (unsigned i = 0; i < nr; i++)
+    ok &= rows[i].ran && rows[i].ok;
+  return ok;
+}
+
+int main(int argc, char **argv) {
+  if (argc != 3) {
+    fprintf(stderr, "usage: vendor-bench SRC_DIR PTX_DIR\n");
+    return 2;
+  }
+  src_dir = argv[1], ptx_dir = argv[2];
+  setvbuf(stdout, NULL, _IOLBF, 0);
+  nvcl_open(&cl);
+  printf("vendor benchmark on %s (%s), driver %s; ratios: value / the reference's (> 1: faster)\n", cl.device_name,
+         cl.platform_name, cl.driver_version);
+  bool ok = bench_sgemm("sgemm", "sgemm", 4096, 32, 8, 32);
+  ok &= bench_sgemm("sgemm_fast", "sgemm_fast", 4096, 16, 16, 128);
+  ok &= bench_stencil(8192, 8);
+  nvcl_close(&cl);
+  printf("\n%s\n", ok ? "all results correct" : "FAIL: some results are wrong or missing");
+  return ok ? 0 : 1;
+}

@@ -1,0 +1,60 @@
+/* The benchmark kernels (bench/cuda/*.cl) as a user of NVIDIA's OpenCL
+ * compiler has to write them today: it has neither cl_khr_extended_async_copies
+ * nor gac's pipeline markers. The host program (vendor_bench.c) puts this
+ * in front of the kernel's source, with one of
+ *   VENDOR_1D     each 2D copy as one 1D async_work_group_copy per line,
+ *                 chained on one event (the spec's own way), in 4-byte
+ *                 units where the line allows;
+ *   VENDOR_PLAIN  what a careful user of that driver writes instead: every
+ *                 work-item loads its share of the tile into local memory
+ *                 (16-byte units where addresses and sizes allow, else 4 or
+ *                 1), and the wait is a barrier.
+ * The markers are dropped: NVIDIA's compiler has no pipeliner. */
+#define gac_pipeline_loop(stages)
+#define gac_pipeline_stage(stage, order)
+#define GAC_ASYNC_STAGE(s) 0
+
+#define VENDOR_LINEAR_ID() \
+  (get_local_id(0) + get_local_size(0) * (get_local_id(1) + get_local_size(1) * get_local_id(2)))
+#define VENDOR_GROUP_SIZE() (get_local_size(0) * get_local_size(1) * get_local_size(2))
+
+#if defined(VENDOR_PLAIN)
+event_t vendor_copy_2D2D(local void *dst, size_t dst_offset, const global void *src, size_t src_offset,
+                         size_t elem, size_t per_line, size_t lines, size_t src_pitch, size_t dst_pitch, event_t e) {
+  local uchar *d = (local uchar *)dst + dst_offset * elem;
+  const global uchar *s = (const global uchar *)src + src_offset * elem;
+  size_t line = per_line * elem, dp = dst_pitch * elem, sp = src_pitch * elem;
+  size_t id = VENDOR_LINEAR_ID(), n = VENDOR_GROUP_SIZE();
+  if (((line | dp | sp | (size_t)d | (size_t)s) & 15) == 0) {
+    size_t units = line / 16;
+    for (size_t i = id; i < units * lines; i += n)
+      *(local uint4 *)(d + (i / units) * dp + (i % units) * 16) =
+          *(const global uint4 *)(s + (i / units) * sp + (i % units) * 16);
+  } else if (((line | dp | sp | (size_t)d | (size_t)s) & 3) == 0) {
+    size_t units = line / 4;
+    for (size_t i = id; i < units * lines; i += n)
+      *(local uint *)(d + (i / units) * dp + (i % units) * 4) =
+          *(const global uint *)(s + (i / units) * sp + (i % units) * 4);
+  } else {
+    for (size_t i = id; i < line * lines; i += n)
+      d[(i / line) * dp + i % line] = s[(i / line) * sp + i % line];
+  }
+  return e;
+}
+#define wait_group_events(n, events) barrier(CLK_LOCAL_MEM_FENCE)
+#else /* VENDOR_1D */
+event_t vendor_copy_2D2D(local void *dst, size_t dst_offset, const global void *src, size_t src_offset,
+                         size_t elem, size_t per_line, size_t lines, size_t src_pitch, size_t dst_pitch, event_t e) {
+  local uchar *d = (local uchar *)dst + dst_offset * elem;
+  const global uchar *s = (const global uchar *)src + src_offset * elem;
+  size_t line = per_line * elem, dp = dst_pitch * elem, sp = src_pitch * elem;
+  for (size_t l = 0; l < lines; l++) {
+    if ((line & 3) == 0)
+      e = async_work_group_copy((local uint *)(d + l * dp), (const global uint *)(s + l * sp), line / 4, e);
+    else
+      e = async_work_group_copy(d + l * dp, s + l * sp, line, e);
+  }
+  return e;
+}
+#endif
+#define async_work_group_copy_2D2D vendor_copy_2D2D
