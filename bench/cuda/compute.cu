@@ -4,6 +4,8 @@
 //
 //   sgemm.cl    C = A B, n x n floats, 32 x 32 tiles, 32 x 8 threads, 4 rows
 //               of one column each; GFLOP/s = 2 n^3 / time
+//   sgemm_fast.cl  the same product written for speed: 128 x 128 tiles, 16 x
+//               16 threads, 8 x 8 of C each in float4 accumulators, K step 8
 //   stencil.cl  5-point stencil, n x n output from an (n + 2)^2 input, 32-wide
 //               column strips of `count` 32 x 32 tiles; GB/s = (input read
 //               once + output written once) / time
@@ -207,6 +209,52 @@ __global__ void __launch_bounds__(THREADS + (WS ? 32 : 0)) hand_sgemm(const floa
     C[(size_t)(gy + ly + r * WY) * n + gx + lx] = acc[r];
 }
 
+// sgemm_fast.cl by hand, the same tiling: per K step of 8, the 128 x 8 tile
+// of A and the 8 x 128 tile of B, 256 16-byte units each (one a thread);
+// work-item (tx, ty) keeps rows {0..3, 64..67} + 4 ty and columns {0..3,
+// 64..67} + 4 tx of C in float4 accumulators and reads the tiles with
+// 16-byte loads.
+enum { FBM = 128, FBN = 128, FBK = 8, FW = 16 };
+template <int STAGES_>
+__global__ void __launch_bounds__(FW * FW) hand_sgemm_fast(const float *A, const float *B, float *C, unsigned n) {
+  __shared__ __align__(16) float As[STAGES_][FBM * FBK], Bs[STAGES_][FBK * FBN];
+  const unsigned tx = threadIdx.x, ty = threadIdx.y, tid = ty * FW + tx;
+  const unsigned gx = blockIdx.x * FBN, gy = blockIdx.y * FBM;
+  float4 acc[8][2] = {};
+  auto fetch = [&](unsigned t, unsigned s) {
+    const unsigned ar = tid / 2, ac = tid % 2 * 4, br = tid / 32, bc = tid % 32 * 4;
+    copy_unit<(STAGES_ > 1)>((float4 *)&As[s][ar * FBK + ac], (const float4 *)&A[(size_t)(gy + ar) * n + t * FBK + ac]);
+    copy_unit<(STAGES_ > 1)>((float4 *)&Bs[s][br * FBN + bc], (const float4 *)&B[(size_t)(t * FBK + br) * n + gx + bc]);
+  };
+  auto compute = [&](unsigned, unsigned s) {
+#pragma unroll
+    for (unsigned k4 = 0; k4 < FBK; k4 += 4) {
+      float4 a[8];
+#pragma unroll
+      for (unsigned i = 0; i < 8; i++)
+        a[i] = *(const float4 *)&As[s][((i / 4) * 64 + ty * 4 + i % 4) * FBK + k4];
+#pragma unroll
+      for (unsigned kk = 0; kk < 4; kk++) {
+        const float4 b0 = *(const float4 *)&Bs[s][(k4 + kk) * FBN + tx * 4];
+        const float4 b1 = *(const float4 *)&Bs[s][(k4 + kk) * FBN + 64 + tx * 4];
+#pragma unroll
+        for (unsigned i = 0; i < 8; i++) {
+          const float ai = kk == 0 ? a[i].x : kk == 1 ? a[i].y : kk == 2 ? a[i].z : a[i].w;
+          acc[i][0].x += ai * b0.x, acc[i][0].y += ai * b0.y, acc[i][0].z += ai * b0.z, acc[i][0].w += ai * b0.w;
+          acc[i][1].x += ai * b1.x, acc[i][1].y += ai * b1.y, acc[i][1].z += ai * b1.z, acc[i][1].w += ai * b1.w;
+        }
+      }
+    }
+  };
+  run_tiles<STAGES_>(n / FBK, fetch, compute);
+#pragma unroll
+  for (unsigned i = 0; i < 8; i++) {
+    float *c = C + (size_t)(gy + (i / 4) * 64 + ty * 4 + i % 4) * n + gx + tx * 4;
+    *(float4 *)c = acc[i][0];
+    *(float4 *)(c + 64) = acc[i][1];
+  }
+}
+
 // stencil.cl by hand. The 34 x 34 halo tile's rows start at odd multiples of
 // 8 bytes in global memory (the pitch n + 2 is 2 mod 4 floats), so 16-byte
 // units do not fit; 8-byte units (17 a row, 578 a tile) are the widest that do.
@@ -303,11 +351,11 @@ static GacKernel load_gac(const std::string &path, const char *name) {
   return k;
 }
 
-static void launch_gac(const GacKernel &k, dim3 grid, void **params) {
+static void launch_gac(const GacKernel &k, dim3 grid, void **params, dim3 block = dim3(TS, WY)) {
   if (k.block_threads)
     CHECK_CU(cuLaunchKernel(k.fn, grid.x, grid.y, 1, k.block_threads, 1, 1, 0, nullptr, params, nullptr));
   else
-    CHECK_CU(cuLaunchKernel(k.fn, grid.x, grid.y, 1, TS, WY, 1, 0, nullptr, params, nullptr));
+    CHECK_CU(cuLaunchKernel(k.fn, grid.x, grid.y, 1, block.x, block.y, 1, 0, nullptr, params, nullptr));
 }
 
 // The gac variants, in table order: PTX file stem and label.
@@ -438,7 +486,16 @@ static void cublas_rowmajor(cublasHandle_t h, const float *A, const float *B, fl
   CHECK_BLAS(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, B, n, A, n, &zero, C, n));
 }
 
-static bool bench_sgemm(const std::string &ptx_dir, cublasHandle_t blas, unsigned n) {
+// One SGEMM kernel's tiling: the gac kernel's name (its PTX file stem), the
+// work-group, the tile of C one computes, and the hand-written twins.
+struct SgemmShape {
+  const char *kernel;
+  dim3 block;
+  unsigned tile;
+  std::vector<std::pair<const char *, std::function<void(const float *, const float *, float *, unsigned)>>> hand;
+};
+
+static bool bench_sgemm(const std::string &ptx_dir, cublasHandle_t blas, unsigned n, const SgemmShape &shape) {
   size_t count = (size_t)n * n, bytes = count * sizeof(float);
   std::vector<float> A(count), B(count), absA(count), absB(count);
   for (size_t i = 0; i < count; i++) {
@@ -481,9 +538,9 @@ static bool bench_sgemm(const std::string &ptx_dir, cublasHandle_t blas, unsigne
   run("cuBLAS", [&] { cublas_rowmajor(blas, dA, dB, dC, n); }, false);
   chk.ref = got;
 
-  dim3 grid(n / TS, n / TS), block(TS, WY);
+  dim3 grid(n / shape.tile, n / shape.tile);
   for (auto &v : GAC_VARIANTS) {
-    GacKernel k = load_gac(ptx_dir + "/sgemm." + v[0] + ".ptx", "sgemm");
+    GacKernel k = load_gac(ptx_dir + "/" + shape.kernel + "." + v[0] + ".ptx", shape.kernel);
     if (!k.fn) {
       Row row;
       row.label = v[1];
@@ -492,17 +549,20 @@ static bool bench_sgemm(const std::string &ptx_dir, cublasHandle_t blas, unsigne
     }
     CUdeviceptr a = (CUdeviceptr)dA, b = (CUdeviceptr)dB, c = (CUdeviceptr)dC;
     void *params[] = {&a, &b, &c, &n};
-    run(v[1], [&] { launch_gac(k, grid, params); }, true);
+    run(v[1], [&] { launch_gac(k, grid, params, shape.block); }, true);
     CHECK_CU(cuModuleUnload(k.mod));
   }
-  run("hand unpipelined", [&] { hand_sgemm<1><<<grid, block>>>(dA, dB, dC, n); }, true);
-  run("hand cp.async 3-stage", [&] { hand_sgemm<STAGES><<<grid, block>>>(dA, dB, dC, n); }, true);
-  run("hand warp-specialised", [&] { hand_sgemm<STAGES, true><<<grid, THREADS + 32>>>(dA, dB, dC, n); }, true);
+  for (auto &h : shape.hand)
+    run(h.first, [&] { h.second(dA, dB, dC, n); }, true);
   // cuBLAS last in the table.
   std::rotate(rows.begin(), rows.begin() + 1, rows.end());
 
-  const char *refs[] = {"hand cp.async 3-stage", "hand unpipelined", "hand warp-specialised", "cuBLAS"};
-  print_table("sgemm", n, "GFLOP/s", rows, refs, 4);
+  std::vector<const char *> refs;
+  for (auto &h : shape.hand)
+    refs.push_back(h.first);
+  std::rotate(refs.begin(), refs.begin() + 1, refs.end()); // the cp.async twin first
+  refs.push_back("cuBLAS");
+  print_table(shape.kernel, n, "GFLOP/s", rows, refs.data(), (int)refs.size());
   CHECK(cudaFree(dA));
   CHECK(cudaFree(dB));
   CHECK(cudaFree(dC));
@@ -618,9 +678,31 @@ int main(int argc, char **argv) {
     if (sscanf(only, "%u,%u", &n, &count) == 2 && n % (TS * count) == 0)
       sgemm_sizes = {}, stencil_sizes = {{n, count}};
   }
+  dim3 block(TS, WY), fast_block(FW, FW);
+  const SgemmShape sgemm = {
+      "sgemm", block, TS,
+      {{"hand unpipelined", [&](const float *a, const float *b, float *c, unsigned n) {
+          hand_sgemm<1><<<dim3(n / TS, n / TS), block>>>(a, b, c, n);
+        }},
+       {"hand cp.async 3-stage", [&](const float *a, const float *b, float *c, unsigned n) {
+          hand_sgemm<STAGES><<<dim3(n / TS, n / TS), block>>>(a, b, c, n);
+        }},
+       {"hand warp-specialised", [&](const float *a, const float *b, float *c, unsigned n) {
+          hand_sgemm<STAGES, true><<<dim3(n / TS, n / TS), THREADS + 32>>>(a, b, c, n);
+        }}}};
+  const SgemmShape fast = {
+      "sgemm_fast", fast_block, FBM,
+      {{"hand unpipelined", [&](const float *a, const float *b, float *c, unsigned n) {
+          hand_sgemm_fast<1><<<dim3(n / FBN, n / FBM), fast_block>>>(a, b, c, n);
+        }},
+       {"hand cp.async 3-stage", [&](const float *a, const float *b, float *c, unsigned n) {
+          hand_sgemm_fast<STAGES><<<dim3(n / FBN, n / FBM), fast_block>>>(a, b, c, n);
+        }}}};
   bool ok = true;
   for (unsigned n : sgemm_sizes)
-    ok &= bench_sgemm(ptx_dir, blas, n);
+    ok &= bench_sgemm(ptx_dir, blas, n, sgemm);
+  for (unsigned n : sgemm_sizes)
+    ok &= bench_sgemm(ptx_dir, blas, n, fast);
   for (auto [n, count] : stencil_sizes)
     ok &= bench_stencil(ptx_dir, n, count);
   CHECK_BLAS(cublasDestroy(blas));

@@ -4,8 +4,10 @@
  * global -> local 2D copies committed to async queue 0, wait(0, STAGES - 1)
  * for the oldest, then a local -> global 2D copy of it. Prologue, body and
  * epilogue are written out so that every wait count is a constant. */
+#ifndef W /* lit ptx/sm90-ring builds it with lines long enough for bulk copies */
 #define W 64
 #define H 32
+#endif
 #define STAGES 3
 
 static event_t fetch(global const float *in, local float *ring, ulong slot, ulong t, ulong tiles_x) {

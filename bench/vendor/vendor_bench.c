@@ -11,6 +11,7 @@
  * cuBLAS (through the CUDA runtime, in the same process) is the SGEMMs'
  * ceiling. Every result is checked against a host reference; the table
  * gives medians and ratios from this run. Exit 1 if a result is wrong. */
+#define _POSIX_C_SOURCE 200809L /* strtok_r */
 #include "nvcl.h"
 
 #include <cublas_v2.h>
@@ -21,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { WARMUP = 3, REPS = 21, MAX_ROWS = 12 };
+enum { WARMUP = 3, REPS = 21, MAX_ROWS = 16 };
 
 typedef struct row {
   char label[48];
@@ -139,7 +140,7 @@ static void print_table(const char *title, const char *unit, row *rows, unsigned
            rows[i].ms, rows[i].ran && rows[i].ok ? "ok" : "FAIL");
 }
 
-static const char *const VARIANTS[][2] = {
+static const char *VARIANTS[MAX_ROWS][2] = {
     {"1d", "nvidia 1D copies"},
     {"plain", "nvidia plain loads"},
     {"unpipelined.sm80", "gac sm80 unpipelined"},
@@ -147,7 +148,22 @@ static const char *const VARIANTS[][2] = {
     {"unpipelined.sm90", "gac sm90 unpipelined"},
     {"pipelined.sm90", "gac sm90 pipelined"},
 };
-enum { NUM_VARIANTS = sizeof VARIANTS / sizeof VARIANTS[0] };
+static unsigned NUM_VARIANTS = 6;
+
+/* VENDOR_EXTRA="tag ...": more gac PTX variants (PTX_DIR/K.tag.nvcl.ptx), for
+ * experiments such as register limits; kernels without the file show "-". */
+static void add_extra_variants(void) {
+  static char buf[512];
+  const char *extra = getenv("VENDOR_EXTRA");
+  snprintf(buf, sizeof buf, "%s", extra ? extra : "");
+  for (char *save = NULL, *tok = strtok_r(buf, " ", &save); tok && NUM_VARIANTS < MAX_ROWS - 1;
+       tok = strtok_r(NULL, " ", &save)) {
+    static char labels[MAX_ROWS][48];
+    snprintf(labels[NUM_VARIANTS], sizeof labels[0], "gac %s", tok);
+    VARIANTS[NUM_VARIANTS][0] = tok, VARIANTS[NUM_VARIANTS][1] = labels[NUM_VARIANTS];
+    NUM_VARIANTS++;
+  }
+}
 
 static unsigned long long hash(size_t i, unsigned seed) { /* splitmix64 */
   unsigned long long z = i * 0x9e3779b97f4a7c15ull + seed * 0xbf58476d1ce4e5b9ull;
@@ -328,6 +344,7 @@ int main(int argc, char **argv) {
   }
   src_dir = argv[1], ptx_dir = argv[2];
   setvbuf(stdout, NULL, _IOLBF, 0);
+  add_extra_variants();
   nvcl_open(&cl);
   printf("vendor benchmark on %s (%s), driver %s; ratios: value / the reference's (> 1: faster)\n", cl.device_name,
          cl.platform_name, cl.driver_version);

@@ -33,10 +33,13 @@ uint32_t lower_ptx_opaque(gac_lowering *L, gac_builder *b, uint32_t x) {
 
 /* sm_90: the shortest line a bulk copy moves. Bulk copies are issued per
  * line; lines of 128 bytes (a 32-float SGEMM tile) ran at 0.54x of the
- * same kernel with cp.async on an H100, lines of 256 bytes at parity
- * (bench/cuda, docs/PTX.md). Shorter lines take cp.async units, and a
- * function with no copy that may be bulk gets no mbarrier ring. */
-enum { BULK_MIN_LINE = 256 };
+ * same kernel with cp.async on an H100, lines of 256 bytes at parity there
+ * but at 0.75x of cudaMemcpy on an H200 (cp.async: 0.966x), and the 512-byte
+ * lines of sgemm_fast's B tile at 0.73x of its cp.async build on the H200
+ * (bench/cuda, docs/PTX.md). Bulk copies have won on no shape measured:
+ * shorter lines than this take cp.async units, and a function with no
+ * copy that may be bulk gets no mbarrier ring. */
+enum { BULK_MIN_LINE = 1024 };
 /* The same holds for a warp-specialised loop's producer warp: with its
  * 128-byte lines as bulk copies (the threshold lowered, as an experiment)
  * bench/cuda's warp-specialised SGEMM ran at 0.76x its cp.async producer. */

@@ -1,8 +1,9 @@
-// sm_90: per-line bulk copies only for lines of at least 256 bytes (shorter
-// ones lost to cp.async on an H100: docs/PTX.md). A kernel whose copies all
-// have shorter lines is the sm_80 code: cp.async units, no mbarrier ring,
-// no bulk copy. Lines of 256 bytes are bulk copies on a ring; lines of a
-// length known only at run time are checked there.
+// sm_90: per-line bulk copies only for lines of at least 1024 bytes (shorter
+// ones lost to cp.async or tied: 128-byte lines on an H100, 256- and
+// 512-byte lines on an H200: docs/PTX.md). A kernel whose copies all have
+// shorter lines is the sm_80 code: cp.async units, no mbarrier ring, no bulk
+// copy. Lines of 1024 bytes are bulk copies on a ring; lines of a length
+// known only at run time are checked there.
 // RUN: clang-15 -cc1 -triple spir64-unknown-unknown -cl-std=CL1.2 -emit-llvm-bc -finclude-default-header -include %gac-include/gac/cl/extended_async_copies.h -no-opaque-pointers -O2 %s -o %t.bc
 // RUN: llvm-spirv-15 %t.bc -o %t.spv
 // RUN: gac-opt --emit=ptx --sm=90 %t.spv -o %t.ptx
@@ -19,7 +20,7 @@
 // CHECK-DAG: cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes
 // CHECK: ret;
 // CHECK-LABEL: .entry runtime_lines(
-// CHECK-DAG: setp.{{[a-z]+}}.u64 {{.*}}, 256;
+// CHECK-DAG: setp.{{[a-z]+}}.u64 {{.*}}, 1024;
 // CHECK-DAG: cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes
 // CHECK: ret;
 kernel void short_lines(global const float *in, global float *out, local float *tile) {
@@ -28,7 +29,7 @@ kernel void short_lines(global const float *in, global float *out, local float *
   out[get_global_id(0)] = tile[get_local_id(0)];
 }
 kernel void long_lines(global const float *in, global float *out, local float *tile) {
-  event_t e = async_work_group_copy_2D2D(tile, 0, in, get_group_id(0) * 64, sizeof(float), 64, 16, 4096, 64, 0);
+  event_t e = async_work_group_copy_2D2D(tile, 0, in, get_group_id(0) * 256, sizeof(float), 256, 4, 4096, 256, 0);
   wait_group_events(1, &e);
   out[get_global_id(0)] = tile[get_local_id(0)];
 }

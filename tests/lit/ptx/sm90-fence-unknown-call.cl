@@ -11,6 +11,6 @@
 void ext(local float *t);
 kernel void k(global float *out, local float *tile) {
   ext(tile);
-  event_t e = async_work_group_copy_2D2D(out, 0, tile, 0, 4, 64, 4, 64, 64, 0);
+  event_t e = async_work_group_copy_2D2D(out, 0, tile, 0, 4, 256, 1, 256, 256, 0);
   wait_group_events(1, &e);
 }

@@ -10,7 +10,7 @@
 // RUN: FileCheck %s < %t.ptx
 
 #define STORE(dst) \
-  { event_t e = async_work_group_copy_2D2D(dst, 0, tile, 0, 4, 64, 4, 64, 64, 0); wait_group_events(1, &e); }
+  { event_t e = async_work_group_copy_2D2D(dst, 0, tile, 0, 4, 256, 1, 256, 256, 0); wait_group_events(1, &e); }
 
 // Nothing written before the bulk store: no fence.
 // CHECK-LABEL: .entry entry_clean(

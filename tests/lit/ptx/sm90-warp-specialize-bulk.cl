@@ -1,5 +1,5 @@
-// sm_90, warp-specialised (#14): a producer's copy whose lines are 256 bytes
-// (64 floats) becomes bulk copies where the addresses allow (checked at run
+// sm_90, warp-specialised (#14): a producer's copy whose lines are 1024 bytes
+// (256 floats) becomes bulk copies where the addresses allow (checked at run
 // time), completing on the ring slot's full mbarrier: lane 0 of the
 // producer adds the bytes with expect_tx, the lanes share the lines; where
 // they do not allow, cp.async units; either way each lane's
@@ -27,7 +27,7 @@ kernel __attribute__((reqd_work_group_size(64, 4, 1))) void rows(global const fl
   for (uint t = 0; t < n; t++) {
     gac_pipeline_loop(GAC_ASYNC_STAGE(0));
     gac_pipeline_stage(0, 0);
-    event_t e = async_work_group_copy_2D2D(tile, 0, in, t * 8 * 64, sizeof(float), 64, 8, 64, 64, 0);
+    event_t e = async_work_group_copy_2D2D(tile, 0, in, t * 8 * 64, sizeof(float), 256, 2, 256, 256, 0);
     wait_group_events(1, &e);
     gac_pipeline_stage(2, 1);
     acc += tile[ly * 64 + lx] + tile[(ly + 4) * 64 + lx];
