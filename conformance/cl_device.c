@@ -2,11 +2,16 @@
 
 #include <stdio.h>
 
-bool gac_cl_open_first(const char *self, cl_device_id *device, cl_context *context, cl_command_queue *queue) {
-  cl_platform_id platform;
-  cl_int err = clGetPlatformIDs(1, &platform, NULL);
-  if (err == CL_SUCCESS)
-    err = clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, device, NULL);
+bool gac_cl_open_first(const char *self, cl_device_type type, cl_device_id *device, cl_context *context,
+                       cl_command_queue *queue) {
+  cl_platform_id platforms[8];
+  cl_uint n = 0;
+  cl_int err = clGetPlatformIDs(8, platforms, &n);
+  bool found = false;
+  for (cl_uint i = 0; err == CL_SUCCESS && i < n && i < 8 && !found; i++)
+    found = clGetDeviceIDs(platforms[i], type, 1, device, NULL) == CL_SUCCESS;
+  if (err == CL_SUCCESS && !found)
+    err = CL_DEVICE_NOT_FOUND;
   if (err == CL_SUCCESS)
     *context = clCreateContext(NULL, 1, device, NULL, NULL, &err);
   if (err == CL_SUCCESS)

@@ -2,11 +2,14 @@
  * raised, lowered by gac and bridged to SPIR 1.2 bitcode) on an OpenCL device,
  * PoCL here, and compares every result with a host reference.
  *
- * Usage: gac-conformance <dir> <strategy> [--il]
+ * Usage: gac-conformance <dir> <strategy> [--il | --ptx]
  *   <dir>/<program>.<strategy>.bc for each program below, built by PoCL from
  *   SPIR 1.2 bitcode; with --il, <dir>/<program>.<strategy>.raised.spv (the
  *   module with GroupAsyncCopy2D2D/3D3D) given to clCreateProgramWithIL, as
- *   a host program does through the gac layer (OPENCL_LAYERS).
+ *   a host program does through the gac layer (OPENCL_LAYERS); with --ptx
+ *   (strategy sm80 or sm90), <dir>/<program>.<strategy>.nvcl.ptx, gac's PTX
+ *   for NVIDIA's OpenCL driver (docs/VENDOR.md), as a binary, on the first
+ *   platform with a GPU (OCL_ICD_VENDORS naming NVIDIA's).
  * Prints a table (kernel, parameters, result, time) and "N passed, M failed". */
 #define _POSIX_C_SOURCE 200809L
 #define CL_TARGET_OPENCL_VERSION 210
@@ -27,7 +30,7 @@ typedef struct ocl {
   cl_command_queue queue;
   cl_device_id device;
   const char *dir, *strategy;
-  bool il; /* programs from SPIR-V through clCreateProgramWithIL */
+  enum { FROM_BITCODE, FROM_IL, FROM_PTX } from;
 } ocl;
 
 static double now_ms(void) {
@@ -40,15 +43,18 @@ static double now_ms(void) {
 static void *load_kernel(void *self, const char *program, const char *name, char *why, size_t why_len) {
   const ocl *o = self;
   char path[1024];
-  snprintf(path, sizeof path, "%s/%s.%s.%s", o->dir, program, o->strategy, o->il ? "raised.spv" : "bc");
+  static const char *const suffix[] = {"bc", "raised.spv", "nvcl.ptx"};
+  snprintf(path, sizeof path, "%s/%s.%s.%s", o->dir, program, o->strategy, suffix[o->from]);
   size_t size;
   unsigned char *bin = (unsigned char *)gac_read_file(path, &size);
+  if (bin && o->from == FROM_PTX)
+    size++; /* the text and its NUL, as NVIDIA's driver takes PTX */
   if (!bin) {
     snprintf(why, why_len, "cannot read %.400s", path);
     return NULL;
   }
   cl_int err, status;
-  cl_program p = o->il ? clCreateProgramWithIL(o->context, bin, size, &err)
+  cl_program p = o->from == FROM_IL ? clCreateProgramWithIL(o->context, bin, size, &err)
                        : clCreateProgramWithBinary(o->context, 1, &o->device, &size,
                                                    (const unsigned char **)&bin, &status, &err);
   free(bin);
@@ -57,7 +63,7 @@ static void *load_kernel(void *self, const char *program, const char *name, char
     return NULL;
   }
   /* Through the layer the program is IL: the layer knows what PoCL needs. */
-  err = clBuildProgram(p, 1, &o->device, o->il ? NULL : "-x spir -spir-std=1.2", NULL, NULL);
+  err = clBuildProgram(p, 1, &o->device, o->from == FROM_BITCODE ? "-x spir -spir-std=1.2" : NULL, NULL, NULL);
   if (err != CL_SUCCESS) {
     char log[2048] = "";
     clGetProgramBuildInfo(p, o->device, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
@@ -129,20 +135,25 @@ static void release_kernel(void *self, void *kernel) {
 }
 
 int main(int argc, char **argv) {
-  if (argc < 3 || argc > 4 || (argc == 4 && strcmp(argv[3], "--il") != 0)) {
-    fprintf(stderr, "usage: gac-conformance <dir> <strategy> [--il]\n");
+  if (argc < 3 || argc > 4 || (argc == 4 && strcmp(argv[3], "--il") != 0 && strcmp(argv[3], "--ptx") != 0)) {
+    fprintf(stderr, "usage: gac-conformance <dir> <strategy> [--il | --ptx]\n");
     return 2;
   }
-  ocl o = {.dir = argv[1], .strategy = argv[2], .il = argc == 4};
-  if (!gac_cl_open_first("gac-conformance", &o.device, &o.context, &o.queue))
+  ocl o = {.dir = argv[1], .strategy = argv[2],
+           .from = argc < 4 ? FROM_BITCODE : strcmp(argv[3], "--il") == 0 ? FROM_IL : FROM_PTX};
+  if (!gac_cl_open_first("gac-conformance", o.from == FROM_PTX ? CL_DEVICE_TYPE_GPU : CL_DEVICE_TYPE_ALL, &o.device,
+                         &o.context, &o.queue))
     return 1;
   char device[256] = "";
   clGetDeviceInfo(o.device, CL_DEVICE_NAME, sizeof device, device, NULL);
   printf("device: %s; lowering strategy: %s; programs from %s\n", device, o.strategy,
-         o.il ? "SPIR-V through clCreateProgramWithIL (the gac layer lowers them)" : "SPIR 1.2 bitcode");
+         o.from == FROM_IL    ? "SPIR-V through clCreateProgramWithIL (the gac layer lowers them)"
+         : o.from == FROM_PTX ? "gac's PTX for NVIDIA's OpenCL ABI, as binaries"
+                              : "SPIR 1.2 bitcode");
   gac_backend backend = {&o, load_kernel, run_kernel, release_kernel};
   unsigned failures = gac_conformance_suite(&backend);
-  printf("* enqueue to finish, including PoCL's compilation on a kernel's first launch with a local size\n");
+  printf("* enqueue to finish, including %s\n", o.from == FROM_PTX ? "the driver's first launch of a kernel"
+                                                                    : "PoCL's compilation on a kernel's first launch with a local size");
   clReleaseCommandQueue(o.queue);
   clReleaseContext(o.context);
   return failures ? 1 : 0;

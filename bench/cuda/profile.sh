@@ -37,7 +37,7 @@ else
   cuobjdump -res-usage "$bench" > "$tmp/hand.res" 2>&1
   cuobjdump -sass "$bench" > "$tmp/hand.sass" 2>&1
   cat "$tmp/hand.res" "$tmp/hand.sass" > "$out/hand.sass"
-  for kernel in sgemm stencil; do
+  for kernel in sgemm sgemm_fast stencil; do
     key=FFMA
     [ $kernel = stencil ] && key=STG
     for sm in 80 90; do
@@ -59,7 +59,7 @@ else
       done
     done
     analyse "$kernel hand-unpipelined [sm_90]" $key "hand_${kernel}ILi1E" "$tmp/hand.res" "$tmp/hand.sass"
-    analyse "$kernel hand-cp.async-3-stage [sm_90]" $key "hand_${kernel}ILi3ELb0E" "$tmp/hand.res" "$tmp/hand.sass"
+    analyse "$kernel hand-cp.async-3-stage [sm_90]" $key "hand_${kernel}ILi3E(Lb0E)?E" "$tmp/hand.res" "$tmp/hand.sass"
     analyse "$kernel hand-warp-specialised [sm_90]" $key "hand_${kernel}ILi3ELb1E" "$tmp/hand.res" "$tmp/hand.sass"
   done
   # One table of the hot loops: a column counts the opcodes of its name with

@@ -17,7 +17,9 @@ cp "$root"/conformance/gpu/{runner.c,gpu_api.h} "$dest/src/conformance/gpu/"
 mkdir -p "$dest/ptx/corpus" "$dest/src/conformance/corpus"
 cp "$build"/device/corpus/* "$dest/ptx/corpus/"
 cp "$root"/conformance/corpus/{*.c,*.h,kernels.def,device_run.sh} "$dest/src/conformance/corpus/"
-cp "$root"/conformance/math/{math_cuda.c,math_suite.c,math_suite.h,math_functions.h} "$dest/src/conformance/math/"
+cp "$root"/conformance/math/{math_cuda.c,math_opencl.c,math_suite.c,math_suite.h,math_functions.h,math.cl} "$dest/src/conformance/math/"
+# The OpenCL runner, for NVIDIA's OpenCL driver (bench/vendor/device_run.sh).
+cp "$root"/conformance/{runner.c,cl_device.c,cl_device.h} "$dest/src/conformance/"
 cp "$root"/bench/cuda/{bench.cu,compute.cu,cuda_bench.h,device_run.sh,profile.sh,sass_loops.awk} "$dest/src/bench/cuda/"
 # The vendor benchmark (NVIDIA's OpenCL): DEST/src/bench/vendor/device_run.sh DEST/ptx OUT.
 cp "$root"/bench/cuda/{sgemm,sgemm_fast,stencil}.cl "$dest/src/bench/cuda/"

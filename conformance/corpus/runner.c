@@ -128,7 +128,7 @@ int main(int argc, char **argv) {
   if (strcmp(path, "pocl") != 0 && strcmp(path, "layer") != 0 && strcmp(path, "cli") != 0)
     return usage();
   ocl o = {.source_dir = argv[3], .bc_dir = argv[4], .binary = strcmp(path, "cli") == 0};
-  if (!gac_cl_open_first("gac-corpus", &o.device, &o.context, &o.queue))
+  if (!gac_cl_open_first("gac-corpus", CL_DEVICE_TYPE_ALL, &o.device, &o.context, &o.queue))
     return 1;
   char device[256] = "";
   clGetDeviceInfo(o.device, CL_DEVICE_NAME, sizeof device, device, NULL);

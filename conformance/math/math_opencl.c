@@ -3,7 +3,9 @@
  * layer on PoCL: the references, domains and bounds that judge the PTX path
  * on a GPU are themselves checked against a CPU implementation.
  *
- * Usage: gac-math-opencl DIR [--fast] [--known=K1,K2...]   (DIR holds math.cl) */
+ * Usage: gac-math-opencl DIR [--fast] [--known=K1,K2...]   (DIR holds math.cl)
+ * GAC_MATH_PTX=FILE: the program is that PTX (gac's, --ptx-abi=opencl), as a
+ * binary on the first GPU, for NVIDIA's OpenCL driver (docs/VENDOR.md). */
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
 #include <stdio.h>
@@ -60,23 +62,30 @@ int main(int argc, char **argv) {
     return 2;
   ocl o = {0};
   cl_device_id device;
-  if (!gac_cl_open_first("gac-math-opencl", &device, &o.context, &o.queue))
+  const char *ptx = getenv("GAC_MATH_PTX");
+  if (!gac_cl_open_first("gac-math-opencl", ptx ? CL_DEVICE_TYPE_GPU : CL_DEVICE_TYPE_ALL, &device, &o.context,
+                         &o.queue))
     return 2;
   char path[4096];
   snprintf(path, sizeof path, "%s/math.cl", argv[1]);
-  char *source = gac_read_file(path, NULL);
+  size_t size = 0;
+  char *source = gac_read_file(ptx ? ptx : path, &size);
   if (!source) {
-    fprintf(stderr, "cannot read %s\n", path);
+    fprintf(stderr, "cannot read %s\n", ptx ? ptx : path);
     return 2;
   }
   cl_device_fp_config fp64 = 0;
   clGetDeviceInfo(device, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp64, &fp64, NULL);
   cl_int err;
   const char *text = source;
-  o.program = clCreateProgramWithSource(o.context, 1, &text, NULL, &err);
+  size++; /* PTX with its NUL */
+  const unsigned char *binary = (const unsigned char *)source;
+  o.program = ptx ? clCreateProgramWithBinary(o.context, 1, &device, &size, &binary, NULL, &err)
+                  : clCreateProgramWithSource(o.context, 1, &text, NULL, &err);
   free(source); /* the program has its copy */
   char options[4200];
-  snprintf(options, sizeof options, "-I %s%s", argv[1], fast ? " -cl-fast-relaxed-math" : "");
+  snprintf(options, sizeof options, "%s%s%s", ptx ? "" : "-I ", ptx ? "" : argv[1],
+           fast && !ptx ? " -cl-fast-relaxed-math" : "");
   err = clBuildProgram(o.program, 1, &device, options, NULL, NULL);
   if (err != CL_SUCCESS) {
     static char log[1 << 16];

@@ -15,7 +15,7 @@
 
 /* Bumped when the table or a type it passes changes; libgac refuses a
  * library of another ABI or version, as they come from different builds. */
-#define GAC_LLVM_LIBRARY_ABI 1
+#define GAC_LLVM_LIBRARY_ABI 2 /* 2: gac_ptx_options.abi */
 #define GAC_LLVM_LIBRARY_SYMBOL "gac_llvm_library_entry"
 #define GAC_LLVM_LIBRARY_FILE "libgac-llvm.so"
 #ifndef GAC_VERSION
