@@ -66,6 +66,14 @@ static LLVMValueRef wrap_local_params(LLVMModuleRef mod, LLVMValueRef body, LLVM
   LLVMSetValueName2(body, body_name, strlen(body_name));
   LLVMTypeRef body_type = LLVMGlobalGetValueType(body);
   LLVMValueRef kernel = LLVMAddFunction(mod, name, LLVMFunctionType(LLVMVoidTypeInContext(c), types, n, 0));
+  /* The kernel's metadata (reqd_work_group_size, the argument info) goes
+   * with it to the wrapper, which is the kernel now. */
+  size_t num_md = 0;
+  LLVMValueMetadataEntry *md = LLVMGlobalCopyAllMetadata(body, &num_md);
+  for (unsigned i = 0; i < num_md; i++)
+    LLVMGlobalSetMetadata(kernel, LLVMValueMetadataEntriesGetKind(md, i), LLVMValueMetadataEntriesGetMetadata(md, i));
+  if (md)
+    LLVMDisposeValueMetadataEntries(md);
   LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
   LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(c, kernel, "entry"));
   LLVMValueRef *args = malloc((n + 1) * sizeof *args);

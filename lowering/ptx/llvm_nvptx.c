@@ -6,6 +6,7 @@
  * nvvm.annotations, constant memory in global memory, the builtins
  * (nvvm_builtins.c) and the OpenCL C library (opencl_library.c), and after
  * O3 the removal of redundant barriers (redundant_barriers.c). */
+#include <stdio.h>
 #include <string.h>
 
 #include <llvm-c/Target.h>
@@ -29,11 +30,44 @@ static LLVMTargetMachineRef target_machine(const void *options, gac_diag *diag) 
                                        LLVMRelocDefault, "ptx", "NVPTX", diag);
 }
 
-static void annotate_kernel(LLVMModuleRef mod, LLVMValueRef f) {
+static void annotate(LLVMModuleRef mod, LLVMValueRef f, const char *key, unsigned value) {
   LLVMContextRef c = LLVMGetModuleContext(mod);
-  LLVMMetadataRef md[3] = {LLVMValueAsMetadata(f), LLVMMDStringInContext2(c, "kernel", 6),
-                           LLVMValueAsMetadata(LLVMConstInt(LLVMInt32TypeInContext(c), 1, 0))};
+  LLVMMetadataRef md[3] = {LLVMValueAsMetadata(f), LLVMMDStringInContext2(c, key, strlen(key)),
+                           LLVMValueAsMetadata(LLVMConstInt(LLVMInt32TypeInContext(c), value, 0))};
   LLVMAddNamedMetadataOperand(mod, "nvvm.annotations", LLVMMetadataAsValue(c, LLVMMDNodeInContext2(c, md, 3)));
+}
+
+/* A kernel; with reqd_work_group_size(x, y, z) also .reqntid x, y, z: ptxas
+ * then knows the block, and NVIDIA's OpenCL driver reports it as the
+ * kernel's compile work-group size (and refuses other local sizes, as
+ * OpenCL does). Not for a warp-specialised kernel, whose block is one
+ * dimension of its __gac_block_threads_K threads. */
+static void annotate_kernel(LLVMModuleRef mod, LLVMValueRef f) {
+  annotate(mod, f, "kernel", 1);
+  size_t len;
+  const char *name = LLVMGetValueName2(f, &len);
+  char ws[256];
+  snprintf(ws, sizeof ws, "%s%.*s", GAC_PTX_BLOCK_THREADS_PREFIX, (int)len, name);
+  unsigned kind = LLVMGetMDKindIDInContext(LLVMGetModuleContext(mod), "reqd_work_group_size", 20);
+  size_t num_md = 0;
+  LLVMValueMetadataEntry *md = LLVMGlobalCopyAllMetadata(f, &num_md);
+  for (unsigned i = 0; i < num_md && !LLVMGetNamedGlobal(mod, ws); i++) {
+    if (LLVMValueMetadataEntriesGetKind(md, i) != kind)
+      continue;
+    LLVMValueRef node = LLVMMetadataAsValue(LLVMGetModuleContext(mod), LLVMValueMetadataEntriesGetMetadata(md, i));
+    LLVMValueRef size[3];
+    if (LLVMGetMDNodeNumOperands(node) != 3)
+      break;
+    LLVMGetMDNodeOperands(node, size);
+    for (unsigned d = 0; d < 3; d++)
+      if (!size[d] || !LLVMIsAConstantInt(size[d]))
+        goto done;
+    for (unsigned d = 0; d < 3; d++)
+      annotate(mod, f, d == 0 ? "reqntidx" : d == 1 ? "reqntidy" : "reqntidz", (unsigned)LLVMConstIntGetZExtValue(size[d]));
+  }
+done:
+  if (md)
+    LLVMDisposeValueMetadataEntries(md);
 }
 
 static bool define_library(LLVMModuleRef mod, const void *options, gac_diag *diag) {
