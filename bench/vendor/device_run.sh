@@ -3,8 +3,9 @@
 # CUDA toolkit, no gac build; the layout of bench/cuda/stage_device.sh): the
 # ABI probe (probe.sh: NVIDIA's own PTX for ptx_abi_probe.cl, and gac's build
 # of it checked against NVIDIA's), the conformance suite and the math suite
-# through NVIDIA's OpenCL from gac's PTX (conformance/runner.c --ptx,
-# math_opencl.c with GAC_MATH_PTX), and the vendor benchmark (vendor_bench.c),
+# and the corpus through NVIDIA's OpenCL from gac's PTX (conformance/runner.c
+# --ptx, math_opencl.c with GAC_MATH_PTX, gac-corpus run nvcl), and the
+# vendor benchmark (vendor_bench.c),
 # over the PTX of `ninja ptx-device-bundle` (PTX_DIR: *.nvcl.ptx).
 # Results go to OUT_DIR.
 set -uo pipefail
@@ -34,7 +35,13 @@ GAC_MATH_PTX="$ptx/math.sm80.nvcl.ptx" timeout 120 "$out/gac-math-nvcl" "$conf/m
 GAC_MATH_PTX="$ptx/math-fast.sm80.nvcl.ptx" timeout 120 "$out/gac-math-nvcl" "$conf/math" --fast \
   > "$out/math-fast-nvcl.txt" 2>&1 || status=1
 tail -n 1 "$out/math-nvcl.txt" "$out/math-fast-nvcl.txt"
-rm -f "$out/gac-conformance-nvcl" "$out/gac-math-nvcl"
+# The corpus (every entry, plain and async variants) from its sm_80 PTX.
+gcc -std=c17 -O2 -Wall $NVCL_CFLAGS -I"$here/../../support" "$conf/corpus/runner.c" "$conf/corpus/corpus.c" \
+  "$conf/corpus/values.c" "$conf/corpus/compare.c" "$conf"/corpus/specs_*.c "$conf/cl_device.c" \
+  "$here/../../support/subprocess.c" -o "$out/gac-corpus-nvcl" $NVCL_LIBS -lm || exit 1
+timeout 300 "$out/gac-corpus-nvcl" run nvcl "$ptx/corpus" "$ptx/corpus" > "$out/corpus-nvcl.txt" 2>&1 || status=1
+tail -n 1 "$out/corpus-nvcl.txt" | sed "s/^/corpus, NVIDIA OpenCL, sm_80 PTX: /"
+rm -f "$out/gac-conformance-nvcl" "$out/gac-math-nvcl" "$out/gac-corpus-nvcl"
 # The kernels' sources beside the header NVIDIA's builds put in front of them.
 src=$(mktemp -d)
 cp "$here/vendor_copies.h" "$here"/../cuda/{sgemm,sgemm_fast,stencil}.cl "$src/"

@@ -15,7 +15,11 @@ fi
 gac_opt=$1 sm=$2 in=$3 out=$4 status=$5 ptxas=${6:-}
 name=$(basename "$out" .sm$sm.ptx)
 rm -f "$out"
-if log=$("$gac_opt" --emit=ptx --sm="$sm" "$in" -o "$out" 2>&1); then
+# OUT.ptx for CUDA; OUT with .nvcl.ptx for NVIDIA's OpenCL (--ptx-abi=opencl).
+nvcl=${out%.ptx}.nvcl.ptx
+rm -f "$nvcl"
+if log=$("$gac_opt" --emit=ptx --sm="$sm" "$in" -o "$out" 2>&1) &&
+  log=$("$gac_opt" --emit=ptx --sm="$sm" --ptx-abi=opencl "$in" -o "$nvcl" 2>&1); then
   result=OK
   if [ -n "$ptxas" ] && ! log=$("$ptxas" -arch=sm_$([ "$sm" = 90 ] && echo 90a || echo "$sm") "$out" -o /dev/null 2>&1); then
     result="FAIL ptxas: $(printf '%s' "$log" | head -n 1)"

@@ -5,8 +5,11 @@
  *   layer  the same with OPENCL_LAYERS naming gac's layer (both variants)
  *   cli    SPIR 1.2 bitcode from conformance/build_kernel.sh,
  *          <bc-dir>/<name>.<variant>.bc, to clCreateProgramWithBinary (both)
+ *   nvcl   gac's PTX for NVIDIA's OpenCL driver (--ptx-abi=opencl, sm_80),
+ *          <bc-dir>/<name>.<variant>.sm80.nvcl.ptx, to clCreateProgramWithBinary
+ *          on the first GPU (both; docs/VENDOR.md)
  *
- * Usage: gac-corpus run <pocl|layer|cli> <source-dir> <bc-dir> [--save DIR]
+ * Usage: gac-corpus run <pocl|layer|cli|nvcl> <source-dir> <bc-dir> [--save DIR]
  *        gac-corpus compare DIR
  * Prints a row per kernel and variant (result, largest error) and the totals;
  * exit status 1 if any failed (known failures aside). */
@@ -25,14 +28,16 @@ typedef struct ocl {
   cl_command_queue queue;
   cl_device_id device;
   const char *source_dir, *bc_dir;
-  bool binary; /* the cli path */
+  bool binary; /* the cli and nvcl paths */
+  bool ptx;    /* nvcl */
 } ocl;
 
 /* The program of entry e as `variant`, built (NULL with the log in why). */
 static cl_program build(const ocl *o, const corpus_entry *e, unsigned variant, char *why, size_t why_len) {
   char path[1024], options[512];
   if (o->binary)
-    snprintf(path, sizeof path, "%s/%s.%s.bc", o->bc_dir, e->name, gac_corpus_variants[variant]);
+    snprintf(path, sizeof path, "%s/%s.%s.%s", o->bc_dir, e->name, gac_corpus_variants[variant],
+             o->ptx ? "sm80.nvcl.ptx" : "bc");
   else
     snprintf(path, sizeof path, "%s/%s", o->source_dir, e->source);
   size_t size;
@@ -41,6 +46,8 @@ static cl_program build(const ocl *o, const corpus_entry *e, unsigned variant, c
     snprintf(why, why_len, "cannot read %.900s", path);
     return NULL;
   }
+  if (o->ptx)
+    size++; /* PTX with its NUL */
   cl_int err, status;
   cl_program p = o->binary ? clCreateProgramWithBinary(o->context, 1, &o->device, &size,
                                                        (const unsigned char **)&text, &status, &err)
@@ -50,7 +57,9 @@ static cl_program build(const ocl *o, const corpus_entry *e, unsigned variant, c
     snprintf(why, why_len, "creating the program from %.900s: %d", path, err);
     return NULL;
   }
-  if (o->binary)
+  if (o->ptx)
+    options[0] = '\0';
+  else if (o->binary)
     snprintf(options, sizeof options, "-x spir -spir-std=1.2");
   else
     snprintf(options, sizeof options, "%s -DGAC_ASYNC=%u", e->options, variant);
@@ -114,7 +123,7 @@ static void release(void *self, void *kernel) {
 }
 
 static int usage(void) {
-  fprintf(stderr, "usage: gac-corpus run <pocl|layer|cli> <source-dir> <bc-dir> [--save DIR]\n"
+  fprintf(stderr, "usage: gac-corpus run <pocl|layer|cli|nvcl> <source-dir> <bc-dir> [--save DIR]\n"
                   "       gac-corpus compare DIR\n");
   return 2;
 }
@@ -125,10 +134,12 @@ int main(int argc, char **argv) {
   if (!(argc == 5 || (argc == 7 && strcmp(argv[5], "--save") == 0)) || strcmp(argv[1], "run") != 0)
     return usage();
   const char *path = argv[2];
-  if (strcmp(path, "pocl") != 0 && strcmp(path, "layer") != 0 && strcmp(path, "cli") != 0)
+  if (strcmp(path, "pocl") != 0 && strcmp(path, "layer") != 0 && strcmp(path, "cli") != 0 && strcmp(path, "nvcl") != 0)
     return usage();
-  ocl o = {.source_dir = argv[3], .bc_dir = argv[4], .binary = strcmp(path, "cli") == 0};
-  if (!gac_cl_open_first("gac-corpus", CL_DEVICE_TYPE_ALL, &o.device, &o.context, &o.queue))
+  bool ptx = strcmp(path, "nvcl") == 0;
+  ocl o = {.source_dir = argv[3], .bc_dir = argv[4], .binary = strcmp(path, "cli") == 0 || ptx, .ptx = ptx};
+  if (!gac_cl_open_first("gac-corpus", ptx ? CL_DEVICE_TYPE_GPU : CL_DEVICE_TYPE_ALL, &o.device, &o.context,
+                         &o.queue))
     return 1;
   char device[256] = "";
   clGetDeviceInfo(o.device, CL_DEVICE_NAME, sizeof device, device, NULL);
