@@ -493,6 +493,8 @@ struct SgemmShape {
   dim3 block;
   unsigned tile;
   std::vector<std::pair<const char *, std::function<void(const float *, const float *, float *, unsigned)>>> hand;
+  const char *file = nullptr; // the PTX files' stem, if not the kernel's name
+  bool gac_ws = true;         // a warp-specialised gac build exists
 };
 
 static bool bench_sgemm(const std::string &ptx_dir, cublasHandle_t blas, unsigned n, const SgemmShape &shape) {
@@ -540,7 +542,9 @@ static bool bench_sgemm(const std::string &ptx_dir, cublasHandle_t blas, unsigne
 
   dim3 grid(n / shape.tile, n / shape.tile);
   for (auto &v : GAC_VARIANTS) {
-    GacKernel k = load_gac(ptx_dir + "/" + shape.kernel + "." + v[0] + ".ptx", shape.kernel);
+    if (!shape.gac_ws && strcmp(v[0], "ws.sm90") == 0)
+      continue;
+    GacKernel k = load_gac(ptx_dir + "/" + (shape.file ? shape.file : shape.kernel) + "." + v[0] + ".ptx", shape.kernel);
     if (!k.fn) {
       Row row;
       row.label = v[1];
@@ -562,7 +566,7 @@ static bool bench_sgemm(const std::string &ptx_dir, cublasHandle_t blas, unsigne
     refs.push_back(h.first);
   std::rotate(refs.begin(), refs.begin() + 1, refs.end()); // the cp.async twin first
   refs.push_back("cuBLAS");
-  print_table(shape.kernel, n, "GFLOP/s", rows, refs.data(), (int)refs.size());
+  print_table(shape.file ? shape.file : shape.kernel, n, "GFLOP/s", rows, refs.data(), (int)refs.size());
   CHECK(cudaFree(dA));
   CHECK(cudaFree(dB));
   CHECK(cudaFree(dC));
@@ -698,9 +702,16 @@ int main(int argc, char **argv) {
        {"hand cp.async 3-stage", [&](const float *a, const float *b, float *c, unsigned n) {
           hand_sgemm_fast<STAGES><<<dim3(n / FBN, n / FBM), fast_block>>>(a, b, c, n);
         }}}};
+  // The 32x32 SGEMM built without reqd_work_group_size: the block is then
+  // known only at run time (its hand twins are the same kernels).
+  SgemmShape noreqd = sgemm;
+  noreqd.file = "sgemm_noreqd";
+  noreqd.gac_ws = false; // not built warp-specialised
   bool ok = true;
   for (unsigned n : sgemm_sizes)
     ok &= bench_sgemm(ptx_dir, blas, n, sgemm);
+  for (unsigned n : sgemm_sizes)
+    ok &= bench_sgemm(ptx_dir, blas, n, noreqd);
   for (unsigned n : sgemm_sizes)
     ok &= bench_sgemm(ptx_dir, blas, n, fast);
   for (auto [n, count] : stencil_sizes)

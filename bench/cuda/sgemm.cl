@@ -11,7 +11,12 @@
 #define WY 8
 #define RY (TS / WY)
 
-kernel __attribute__((reqd_work_group_size(TS, WY, 1))) void sgemm(global const float *A, global const float *B,
+#ifdef NO_REQD /* the same kernel with no fixed work-group size (compute.cu: sgemm_noreqd) */
+#define FIXED_SIZE
+#else
+#define FIXED_SIZE __attribute__((reqd_work_group_size(TS, WY, 1)))
+#endif
+kernel FIXED_SIZE void sgemm(global const float *A, global const float *B,
                                                                     global float *C, uint n) {
   local float As[TS * TS], Bs[TS * TS];
   uint lx = get_local_id(0), ly = get_local_id(1);
