@@ -16,6 +16,7 @@ static const lower_target amdgcn_target = {
     .waits = &lower_amdgcn_waits,
     .core_copies = true,
     .events_dead = true,
+    .step_units = true,
     .whole_element_units = true,
     .unit_widths = lower_amdgcn_unit_widths,
     .unit_loop = lower_amdgcn_unit_loop,

@@ -94,6 +94,14 @@ struct lower_target {
   /* Every unit holds whole elements of 4, 8 or 16 bytes (OpenCL aligns
    * every element to its size), except the target's widest unit. */
   bool whole_element_units;
+  /* A work-item's share of units over a work-group size known only at run
+   * time is a loop stepping the unit (id, id + size, ...) rather than one
+   * counting total / size + 1 iterations (lower_shared_loop): no division,
+   * which LLVM cannot hoist out of the branch that picks the unit width
+   * (GPU targets). The OpenCL target counts: PoCL 3.1 mis-compiles
+   * `for (u = id; u < 1; u += size)` (conformance/random/known/
+   * pocl31-peeled-branch.ll; it crashed on conformance's shapes-int1). */
+  bool step_units;
   /* Lowers the module its own way instead (all of it). */
   bool (*lower_module)(gac_module *m, void *state, gac_diag *diag);
   /* Before the waits and copies are lowered. */

@@ -75,6 +75,20 @@ gac_loop lower_shared_loop(gac_lowering *L, gac_block *from, gac_block *exit, ui
    * constant step makes that shifts, and a constant total too makes the
    * count a constant where step divides total (the loop then goes away). */
   uint32_t count;
+  uint64_t constant;
+  if (first_below_step && L->target && L->target->step_units && !gac_constant_value(L->m, step, &constant)) {
+    /* A step known only at run time (the work-group size of a kernel that
+     * fixes none), on a target that steps units (lower_target.h): the
+     * counter is the unit itself, first, first + step, ... below total,
+     * with no division (which LLVM cannot hoist out of the branch that
+     * chooses the unit width: a div.u32 per copy per iteration,
+     * sgemm_noreqd on the PTX path). No overflow: one side of a copy is
+     * local memory, so total is far below the size type's range. */
+    gac_loop lp = lower_loop_open(L, from, exit, first, total, 0, 0);
+    lp.step = step;
+    *index = lp.counter;
+    return lp;
+  }
   if (first_below_step) {
     uint32_t whole = lower_op2(&f, SpvOpUDiv, L->size_type, total, step);
     uint32_t rest = lower_op2(&f, SpvOpUMod, L->size_type, total, step);
@@ -106,7 +120,7 @@ void lower_loop_close(gac_lowering *L, const gac_loop *lp, gac_block *last, uint
           gac_inst_set_id_operand(L->m, i, k, gac_block_label(last));
     }
   gac_builder b = gac_builder_at_end(L->m, &last->insts);
-  gac_build_ops(&b, SpvOpIAdd, L->size_type, lp->next_counter, GAC_ID(lp->counter), GAC_ID(step));
+  gac_build_ops(&b, SpvOpIAdd, L->size_type, lp->next_counter, GAC_ID(lp->counter), GAC_ID(lp->step ? lp->step : step));
   gac_build_ops(&b, SpvOpBranch, 0, 0, GAC_ID(gac_block_label(lp->header)));
 }
 

@@ -38,6 +38,7 @@ typedef struct gac_loop {
   uint32_t counter, next_counter;
   gac_inst *counter_phi;
   uint32_t carried, next_carried; /* an optional second value carried round the loop */
+  uint32_t step; /* what lower_loop_close adds to the counter, if not its step argument */
 } gac_loop;
 
 gac_loop lower_loop_open(gac_lowering *L, gac_block *from, gac_block *exit, uint32_t first, uint32_t count,

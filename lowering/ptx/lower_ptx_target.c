@@ -36,6 +36,7 @@ static const lower_target ptx_target = {
     .warp_specialize = true,
     .core_copies = true,
     .events_dead = true,
+    .step_units = true,
     .whole_element_units = true,
     .prepare = lower_ptx_ws_prepare,
     .participants = lower_ptx_ws_participants,
