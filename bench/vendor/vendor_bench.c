@@ -140,7 +140,7 @@ static void print_table(const char *title, const char *unit, row *rows, unsigned
            rows[i].ms, rows[i].ran && rows[i].ok ? "ok" : "FAIL");
 }
 
-static const char *VARIANTS[MAX_ROWS][2] = {
+static const char *variants[MAX_ROWS][2] = {
     {"1d", "nvidia 1D copies"},
     {"plain", "nvidia plain loads"},
     {"unpipelined.sm80", "gac sm80 unpipelined"},
@@ -148,7 +148,7 @@ static const char *VARIANTS[MAX_ROWS][2] = {
     {"unpipelined.sm90", "gac sm90 unpipelined"},
     {"pipelined.sm90", "gac sm90 pipelined"},
 };
-static unsigned NUM_VARIANTS = 6;
+static unsigned num_variants = 6;
 
 /* VENDOR_EXTRA="tag ...": more gac PTX variants (PTX_DIR/K.tag.nvcl.ptx), for
  * experiments such as register limits; kernels without the file show "-". */
@@ -156,12 +156,12 @@ static void add_extra_variants(void) {
   static char buf[512];
   const char *extra = getenv("VENDOR_EXTRA");
   snprintf(buf, sizeof buf, "%s", extra ? extra : "");
-  for (char *save = NULL, *tok = strtok_r(buf, " ", &save); tok && NUM_VARIANTS < MAX_ROWS - 1;
+  for (char *save = NULL, *tok = strtok_r(buf, " ", &save); tok && num_variants < MAX_ROWS - 1;
        tok = strtok_r(NULL, " ", &save)) {
     static char labels[MAX_ROWS][48];
-    snprintf(labels[NUM_VARIANTS], sizeof labels[0], "gac %s", tok);
-    VARIANTS[NUM_VARIANTS][0] = tok, VARIANTS[NUM_VARIANTS][1] = labels[NUM_VARIANTS];
-    NUM_VARIANTS++;
+    snprintf(labels[num_variants], sizeof labels[0], "gac %s", tok);
+    variants[num_variants][0] = tok, variants[num_variants][1] = labels[num_variants];
+    num_variants++;
   }
 }
 
@@ -200,12 +200,12 @@ static bool bench_sgemm(const char *file, const char *name, unsigned n, size_t l
   row rows[MAX_ROWS];
   unsigned nr = 0;
   size_t global[2] = {n / tile * local_x, n / tile * local_y}, local[2] = {local_x, local_y};
-  for (unsigned v = 0; v < NUM_VARIANTS; v++) {
+  for (unsigned v = 0; v < num_variants; v++) {
     row *r = &rows[nr++];
     memset(r, 0, sizeof *r);
-    snprintf(r->label, sizeof r->label, "%s", VARIANTS[v][1]);
+    snprintf(r->label, sizeof r->label, "%s", variants[v][1]);
     cl_program p;
-    cl_kernel k = build(file, name, VARIANTS[v][0], &p);
+    cl_kernel k = build(file, name, variants[v][0], &p);
     if (!k)
       continue;
     float nan = NAN;
@@ -293,12 +293,12 @@ static bool bench_stencil(unsigned n, unsigned count) {
   row rows[MAX_ROWS];
   unsigned nr = 0;
   size_t global[2] = {n, n / (32 * count) * 8}, local[2] = {32, 8};
-  for (unsigned v = 0; v < NUM_VARIANTS; v++) {
+  for (unsigned v = 0; v < num_variants; v++) {
     row *r = &rows[nr++];
     memset(r, 0, sizeof *r);
-    snprintf(r->label, sizeof r->label, "%s", VARIANTS[v][1]);
+    snprintf(r->label, sizeof r->label, "%s", variants[v][1]);
     cl_program p;
-    cl_kernel k = build("stencil", "stencil", VARIANTS[v][0], &p);
+    cl_kernel k = build("stencil", "stencil", variants[v][0], &p);
     if (!k)
       continue;
     float nan = NAN;
