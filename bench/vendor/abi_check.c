@@ -116,21 +116,6 @@ static bool run(nvcl *cl, cl_program prog, const probe *p, unsigned char *out) {
   return ok;
 }
 
-static char *read_file(const char *path, size_t *size) {
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    perror(path);
-    exit(2);
-  }
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *text = calloc((size_t)n + 1, 1);
-  *size = fread(text, 1, (size_t)n, f);
-  fclose(f);
-  return text;
-}
-
 int main(int argc, char **argv) {
   if (argc != 3) {
     fprintf(stderr, "usage: nvcl-abi-check PROBE.cl GAC.ptx\n");
@@ -139,7 +124,11 @@ int main(int argc, char **argv) {
   nvcl cl;
   nvcl_open(&cl);
   size_t size;
-  char *source = read_file(argv[1], &size), *ptx = read_file(argv[2], &size);
+  char *source = nvcl_read_file(argv[1], &size), *ptx = nvcl_read_file(argv[2], &size);
+  if (!source || !ptx) {
+    fprintf(stderr, "nvcl-abi-check: cannot read %s\n", source ? argv[2] : argv[1]);
+    return 2;
+  }
   cl_program vendor = nvcl_build_source(&cl, source, "");
   cl_program gac = nvcl_build_ptx(&cl, ptx, size + 1, "");
   if (!vendor || !gac)

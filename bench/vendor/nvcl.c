@@ -93,3 +93,15 @@ double nvcl_event_ms(cl_event event) {
   nvcl_check(clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL), "profiling end");
   return (double)(end - start) * 1e-6;
 }
+
+char *nvcl_read_file(const char *path, size_t *size) {
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return NULL;
+  char *text = NULL;
+  long n = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+  if (n >= 0 && fseek(f, 0, SEEK_SET) == 0 && (text = calloc((size_t)n + 1, 1)))
+    *size = fread(text, 1, (size_t)n, f);
+  fclose(f);
+  return text;
+}

@@ -33,6 +33,10 @@ cl_program nvcl_build_ptx(nvcl *cl, const char *ptx, size_t size, const char *op
 char *nvcl_binary(nvcl *cl, cl_program program, size_t *size);
 char *nvcl_build_log(nvcl *cl, cl_program program);
 
+/* The bytes of the file at path, NUL-terminated (*size without the NUL);
+ * NULL if it cannot be read. malloc'd. */
+char *nvcl_read_file(const char *path, size_t *size);
+
 /* Milliseconds between a profiled event's start and end. */
 double nvcl_event_ms(cl_event event);
 

@@ -13,25 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char *read_file(const char *path, size_t *size) {
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    perror(path);
-    exit(1);
-  }
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *text = calloc((size_t)n + 1, 1);
-  if (fread(text, 1, (size_t)n, f) != (size_t)n) {
-    perror(path);
-    exit(1);
-  }
-  fclose(f);
-  *size = (size_t)n;
-  return text;
-}
-
 int main(int argc, char **argv) {
   nvcl cl;
   if (argc >= 2 && !strcmp(argv[1], "--info")) {
@@ -53,7 +34,11 @@ int main(int argc, char **argv) {
   if (argc >= 3 && !strcmp(argv[1], "--load")) {
     nvcl_open(&cl);
     size_t size;
-    char *ptx = read_file(argv[2], &size);
+    char *ptx = nvcl_read_file(argv[2], &size);
+    if (!ptx) {
+      perror(argv[2]);
+      return 1;
+    }
     cl_program p = nvcl_build_ptx(&cl, ptx, size + 1, "");
     if (!p)
       return 1;
@@ -86,7 +71,11 @@ int main(int argc, char **argv) {
   }
   nvcl_open(&cl);
   size_t size;
-  char *source = read_file(argv[1], &size);
+  char *source = nvcl_read_file(argv[1], &size);
+  if (!source) {
+    perror(argv[1]);
+    return 1;
+  }
   cl_program p = nvcl_build_source(&cl, source, argc > 3 ? argv[3] : "");
   if (!p)
     return 1;

@@ -33,19 +33,6 @@ typedef struct row {
 static const char *src_dir, *ptx_dir;
 static nvcl cl;
 
-static char *read_file(const char *path, size_t *size) {
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *text = calloc((size_t)n + 1, 1);
-  *size = fread(text, 1, (size_t)n, f);
-  fclose(f);
-  return text;
-}
-
 static int cmp_double(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
   return x < y ? -1 : x > y;
@@ -60,9 +47,9 @@ static cl_kernel build(const char *kernel_file, const char *name, const char *ho
   *program = NULL;
   if (!strcmp(how, "1d") || !strcmp(how, "plain")) {
     snprintf(path, sizeof path, "%s/vendor_copies.h", src_dir);
-    char *header = read_file(path, &size);
+    char *header = nvcl_read_file(path, &size);
     snprintf(path, sizeof path, "%s/%s.cl", src_dir, kernel_file);
-    char *source = read_file(path, &size);
+    char *source = nvcl_read_file(path, &size);
     if (!header || !source) {
       printf("  cannot read %s or vendor_copies.h\n", path);
       return NULL;
@@ -76,7 +63,7 @@ static cl_kernel build(const char *kernel_file, const char *name, const char *ho
     free(source);
   } else {
     snprintf(path, sizeof path, "%s/%s.%s.nvcl.ptx", ptx_dir, kernel_file, how);
-    char *ptx = read_file(path, &size);
+    char *ptx = nvcl_read_file(path, &size);
     if (!ptx) {
       printf("  no %s\n", path);
       return NULL;
