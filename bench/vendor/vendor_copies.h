@@ -1,4 +1,4 @@
-/* The benchmark kernels (bench/cuda/*.cl) as a user of NVIDIA's OpenCL
+/* The benchmark kernels of bench/cuda as a user of NVIDIA's OpenCL
  * compiler has to write them today: it has neither cl_khr_extended_async_copies
  * nor gac's pipeline markers. The host program (vendor_bench.c) puts this
  * in front of the kernel's source, with one of
@@ -19,26 +19,23 @@
 #define VENDOR_GROUP_SIZE() (get_local_size(0) * get_local_size(1) * get_local_size(2))
 
 #if defined(VENDOR_PLAIN)
+/* Units of type T, `bytes` each: work-item id moves units id, id + n, ... */
+#define VENDOR_COPY_UNITS(T, bytes)                                                                    \
+  for (size_t units = line / (bytes), i = id; i < units * lines; i += n)                               \
+  *(local T *)(d + (i / units) * dp + (i % units) * (bytes)) = *(const global T *)(s + (i / units) * sp + (i % units) * (bytes))
 event_t vendor_copy_2D2D(local void *dst, size_t dst_offset, const global void *src, size_t src_offset,
                          size_t elem, size_t per_line, size_t lines, size_t src_pitch, size_t dst_pitch, event_t e) {
   local uchar *d = (local uchar *)dst + dst_offset * elem;
   const global uchar *s = (const global uchar *)src + src_offset * elem;
   size_t line = per_line * elem, dp = dst_pitch * elem, sp = src_pitch * elem;
   size_t id = VENDOR_LINEAR_ID(), n = VENDOR_GROUP_SIZE();
-  if (((line | dp | sp | (size_t)d | (size_t)s) & 15) == 0) {
-    size_t units = line / 16;
-    for (size_t i = id; i < units * lines; i += n)
-      *(local uint4 *)(d + (i / units) * dp + (i % units) * 16) =
-          *(const global uint4 *)(s + (i / units) * sp + (i % units) * 16);
-  } else if (((line | dp | sp | (size_t)d | (size_t)s) & 3) == 0) {
-    size_t units = line / 4;
-    for (size_t i = id; i < units * lines; i += n)
-      *(local uint *)(d + (i / units) * dp + (i % units) * 4) =
-          *(const global uint *)(s + (i / units) * sp + (i % units) * 4);
-  } else {
-    for (size_t i = id; i < line * lines; i += n)
-      d[(i / line) * dp + i % line] = s[(i / line) * sp + i % line];
-  }
+  size_t any = line | dp | sp | (size_t)d | (size_t)s;
+  if ((any & 15) == 0)
+    VENDOR_COPY_UNITS(uint4, 16);
+  else if ((any & 3) == 0)
+    VENDOR_COPY_UNITS(uint, 4);
+  else
+    VENDOR_COPY_UNITS(uchar, 1);
   return e;
 }
 #define wait_group_events(n, events) barrier(CLK_LOCAL_MEM_FENCE)

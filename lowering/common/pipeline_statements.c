@@ -319,8 +319,9 @@ bool pipeline_writes(const pipeliner *P, const gac_inst *i, unsigned operand) {
   if (gac_is_async_copy_inst(P->m, i))
     return operand == 4; /* Destination */
   unsigned ptr;
-  if (gac_opencl_std_memory_use(P->m, i, &ptr) != GAC_MEMORY_NONE) /* vstoren, fract, ... */
-    return gac_opencl_std_memory_use(P->m, i, &ptr) == GAC_MEMORY_WRITE && operand == ptr;
+  gac_memory_use use = gac_opencl_std_memory_use(P->m, i, &ptr);
+  if (use != GAC_MEMORY_NONE) /* vloadn, vstoren, fract, ... */
+    return use == GAC_MEMORY_WRITE && operand == ptr;
   return i->opcode == SpvOpFunctionCall || (i->opcode >= SpvOpAtomicLoad && i->opcode <= SpvOpAtomicXor);
 }
 

@@ -42,32 +42,42 @@ static void annotate(LLVMModuleRef mod, LLVMValueRef f, const char *key, unsigne
  * kernel's compile work-group size (and refuses other local sizes, as
  * OpenCL does). Not for a warp-specialised kernel, whose block is one
  * dimension of its __gac_block_threads_K threads. */
+/* f's reqd_work_group_size (three constants), if it has one. */
+static bool reqd_size(LLVMModuleRef mod, LLVMValueRef f, unsigned size[3]) {
+  LLVMContextRef c = LLVMGetModuleContext(mod);
+  unsigned kind = LLVMGetMDKindIDInContext(c, "reqd_work_group_size", 20);
+  size_t num_md = 0;
+  LLVMValueMetadataEntry *md = LLVMGlobalCopyAllMetadata(f, &num_md);
+  bool found = false;
+  for (unsigned i = 0; i < num_md && !found; i++) {
+    LLVMValueRef node = LLVMMetadataAsValue(c, LLVMValueMetadataEntriesGetMetadata(md, i));
+    LLVMValueRef v[3];
+    if (LLVMValueMetadataEntriesGetKind(md, i) != kind || LLVMGetMDNodeNumOperands(node) != 3)
+      continue;
+    LLVMGetMDNodeOperands(node, v);
+    found = true;
+    for (unsigned d = 0; d < 3; d++) {
+      found = found && v[d] && LLVMIsAConstantInt(v[d]);
+      size[d] = found ? (unsigned)LLVMConstIntGetZExtValue(v[d]) : 0;
+    }
+  }
+  if (md)
+    LLVMDisposeValueMetadataEntries(md);
+  return found;
+}
+
 static void annotate_kernel(LLVMModuleRef mod, LLVMValueRef f) {
   annotate(mod, f, "kernel", 1);
   size_t len;
   const char *name = LLVMGetValueName2(f, &len);
   char ws[256];
   snprintf(ws, sizeof ws, "%s%.*s", GAC_PTX_BLOCK_THREADS_PREFIX, (int)len, name);
-  unsigned kind = LLVMGetMDKindIDInContext(LLVMGetModuleContext(mod), "reqd_work_group_size", 20);
-  size_t num_md = 0;
-  LLVMValueMetadataEntry *md = LLVMGlobalCopyAllMetadata(f, &num_md);
-  for (unsigned i = 0; i < num_md && !LLVMGetNamedGlobal(mod, ws); i++) {
-    if (LLVMValueMetadataEntriesGetKind(md, i) != kind)
-      continue;
-    LLVMValueRef node = LLVMMetadataAsValue(LLVMGetModuleContext(mod), LLVMValueMetadataEntriesGetMetadata(md, i));
-    LLVMValueRef size[3];
-    if (LLVMGetMDNodeNumOperands(node) != 3)
-      break;
-    LLVMGetMDNodeOperands(node, size);
-    for (unsigned d = 0; d < 3; d++)
-      if (!size[d] || !LLVMIsAConstantInt(size[d]))
-        goto done;
-    for (unsigned d = 0; d < 3; d++)
-      annotate(mod, f, d == 0 ? "reqntidx" : d == 1 ? "reqntidy" : "reqntidz", (unsigned)LLVMConstIntGetZExtValue(size[d]));
-  }
-done:
-  if (md)
-    LLVMDisposeValueMetadataEntries(md);
+  unsigned size[3];
+  if (LLVMGetNamedGlobal(mod, ws) || !reqd_size(mod, f, size))
+    return;
+  annotate(mod, f, "reqntidx", size[0]);
+  annotate(mod, f, "reqntidy", size[1]);
+  annotate(mod, f, "reqntidz", size[2]);
 }
 
 static bool define_library(LLVMModuleRef mod, const void *options, gac_diag *diag) {
@@ -95,13 +105,11 @@ static const gac_gpu_target nvptx_opencl = NVPTX_TARGET(TRIPLE_OPENCL, true);
  * declarations are widened in the text: the kernel still reads the low 32
  * bits, with the ld.param.u32 LLVM wrote (little-endian, and the driver's
  * shared addresses fit in 32 bits: its own kernels store through them with
- * st.shared). Returns how many it widened. */
-static unsigned widen_shared_params(char *ptx) {
+ * st.shared). */
+static void widen_shared_params(char *ptx) {
   static const char narrow[] = ".param .u32 .ptr .shared", wide[] = ".param .u64 .ptr .shared";
-  unsigned n = 0;
-  for (char *at = strstr(ptx, narrow); at; at = strstr(at + sizeof narrow - 1, narrow), n++)
+  for (char *at = strstr(ptx, narrow); at; at = strstr(at + sizeof narrow - 1, narrow))
     memcpy(at, wide, sizeof wide - 1); /* same length: the text keeps its size */
-  return n;
 }
 
 bool gac_ptx_from_bitcode(const void *bitcode, size_t size, const gac_ptx_options *options, char **ptx,
