@@ -266,6 +266,50 @@ static bool run_chain(const gac_backend *o, const char *kernel, size_t n, int ph
   return run_float_kernel(o, k, args, 6, 1, &global, &local, in, out, want, groups * 3 * n, ms, why, why_len);
 }
 
+/* ---- copy fences (kernels/fences.cl) ---- */
+
+/* One of the six kernels: import_after_export_* or export_after_import_*
+ * with "local", "global" or "both" (see kernels/fences.cl), E and I floats
+ * per group; b and c are checked. */
+static bool run_fence(const gac_backend *o, const char *program, const char *kernel, size_t E, size_t I, size_t G,
+                      size_t local, double *ms, char *why, size_t why_len) {
+  void *k = o->load(o->self, program, kernel, why, why_len);
+  if (!k)
+    return false;
+  bool import_after = strncmp(kernel, "import", 6) == 0;
+  const char *mem = strrchr(kernel, '_') + 1;
+  size_t cn = import_after ? G * I : G * E;
+  float *a = small_ints(G * E + G * I, 13), *b = small_ints(G * E, 5), *c = calloc(cn, sizeof(float));
+  float *want_b = malloc(G * E * sizeof(float)), *want_c = malloc(cn * sizeof(float));
+  memcpy(want_b, b, G * E * sizeof(float));
+  for (size_t g = 0; g < G; g++) {
+    if (import_after) {
+      for (size_t i = 0; i < E; i++)
+        want_b[g * E + i] = a[g * E + i];
+      for (size_t i = 0; i < I; i++) /* local: a's second part; else what the export wrote */
+        want_c[g * I + i] = strcmp(mem, "local") == 0 ? a[G * E + g * I + i] : a[g * E + E - I + i];
+    } else {
+      for (size_t i = 0; i < E; i++) /* local: a's part; else b as it was */
+        want_c[g * E + i] = strcmp(mem, "local") == 0 ? a[g * E + i] : b[g * E + i];
+      for (size_t i = 0; i < I; i++) {
+        if (strcmp(mem, "local") == 0)
+          want_b[g * I + i] = a[g * E + E - I + i];
+        else if (strcmp(mem, "global") == 0)
+          want_b[g * E + E - I + i] = a[G * E + g * I + i];
+      }
+    }
+  }
+  /* The export-after-import-local kernel writes b's first G I floats. */
+  arg args[] = {BUF(a, (G * E + G * I) * sizeof(float)), BUF(b, G * E * sizeof(float)), BUF(c, cn * sizeof(float)),
+                LOCAL(E * sizeof(float)), LOCAL(E * sizeof(float)), U64(E), U64(I)};
+  size_t global = G * local;
+  *ms = o->run(o->self, k, args, 7, 1, &global, &local, why, why_len);
+  bool ok = *ms >= 0 && check_floats(c, want_c, cn, why, why_len) && check_floats(b, want_b, G * E, why, why_len);
+  free(a), free(b), free(c), free(want_b), free(want_c);
+  o->release(o->self, k);
+  return ok;
+}
+
 /* ---- software-pipelined kernels (kernels/pipelined.cl) ---- */
 
 #define TS 16
@@ -506,6 +550,18 @@ unsigned gac_conformance_suite(const gac_backend *o) {
              carried_tiles[j]);
     ROW("scalar_accs", params, run_carried(o, "scalar_accs", 64, carried_tiles[j], &ms, why, sizeof why));
   }
+  /* The CTS's six fence shapes, 1D copies as there, then with the import a
+   * 2D copy (cp.async or bulk copies on the GPU). */
+  static const char *const fence_kernels[] = {"import_after_export_local", "import_after_export_global",
+                                              "import_after_export_both",  "export_after_import_local",
+                                              "export_after_import_global", "export_after_import_both"};
+  static const char *const fence_programs[] = {"fences", "fences-2d"};
+  for (size_t p = 0; p < 2; p++)
+    for (size_t j = 0; j < sizeof fence_kernels / sizeof fence_kernels[0]; j++) {
+      char params[160];
+      snprintf(params, sizeof params, "%s: %s, 320 and 64 floats, g=6 l=64", fence_programs[p], fence_kernels[j]);
+      ROW("fence", params, run_fence(o, fence_programs[p], fence_kernels[j], 320, 64, 6, 64, &ms, why, sizeof why));
+    }
 #undef ROW
 
   printf("%u passed, %u failed\n", passed, failed);

@@ -128,10 +128,12 @@ static const operand_rule operand_rules[][4] = {
                     " (named barrier 0 is barrier()'s)"},
                    WARPS(RULE("MutexBarrier")), STAGE, ANNOTATION},
     [GAC_MUTEX_SYNC] = {{MUTEX, RULE("MutexBarrier")}},
+    [GAC_ASYNC_COPY_FENCE] = {{CONSTANT, RULE("FenceFlags"), GAC_FENCE_LOCAL, GAC_FENCE_LOCAL | GAC_FENCE_GLOBAL, 0,
+                               RULE("FenceFlags"), " (CLK_LOCAL_MEM_FENCE 1, CLK_GLOBAL_MEM_FENCE 2, or both)"}},
 };
 /* A row per instruction of the header, which tests/grammar_check.py keeps
  * equal to the grammar. */
-_Static_assert(sizeof operand_rules / sizeof operand_rules[0] == GAC_MUTEX_SYNC + 1, "a row per instruction");
+_Static_assert(sizeof operand_rules / sizeof operand_rules[0] == GAC_ASYNC_COPY_FENCE + 1, "a row per instruction");
 
 /* The set's instruction `op` that id names, or NULL. */
 static const gac_inst *def_of_op(const gac_module *m, uint32_t id, uint32_t op) {
@@ -374,7 +376,7 @@ static void gather(checker *c, warp_function *w) {
   gac_foreach_block(b, w->f) {
     gac_foreach_inst(i, &b->insts) {
       uint32_t op = gac_async_pipeline_op_of(m, i), v, slot;
-      const gac_async_copy_info *info = op >= GAC_WARP_SPECIALIZE ? info_of(op) : NULL;
+      const gac_async_copy_info *info = op >= GAC_WARP_SPECIALIZE && op <= GAC_MUTEX_SYNC ? info_of(op) : NULL;
       if (!info || i->num_words != 5 + info->num_operands)
         continue;
       if (op == GAC_WARP_SPECIALIZE) {
@@ -634,7 +636,7 @@ bool gac_validate_async_pipeline(const gac_module *m, gac_diag *diag) {
         if (!check_inst(&c, i))
           continue;
         uint32_t op = i->words[GAC_PIPELINE_OP_WORD];
-        any |= op >= GAC_WARP_SPECIALIZE;
+        any |= op >= GAC_WARP_SPECIALIZE && op <= GAC_MUTEX_SYNC;
         if (op == GAC_ASYNC_COMMIT && constant_operand(m, i, GAC_PIPELINE_QUEUE_WORD, &q) && !committed(&qs, q) &&
             qs.n < 64)
           qs.committed[qs.n++] = q;

@@ -13,7 +13,8 @@ expect = {"AsyncCommit": ("GAC_ASYNC_COMMIT", 2), "AsyncWait": ("GAC_ASYNC_WAIT"
           "WarpSpecialize": ("GAC_WARP_SPECIALIZE", 2), "Pipe": ("GAC_PIPE", 3), "PipeBuffer": ("GAC_PIPE_BUFFER", 2),
           "PipeProducerAcquire": ("GAC_PIPE_PRODUCER_ACQUIRE", 2), "PipeProducerCommit": ("GAC_PIPE_PRODUCER_COMMIT", 3),
           "PipeConsumerWait": ("GAC_PIPE_CONSUMER_WAIT", 2), "PipeConsumerRelease": ("GAC_PIPE_CONSUMER_RELEASE", 2),
-          "Mutex": ("GAC_MUTEX", 4), "MutexSync": ("GAC_MUTEX_SYNC", 1)}
+          "Mutex": ("GAC_MUTEX", 4), "MutexSync": ("GAC_MUTEX_SYNC", 1),
+          "AsyncCopyFence": ("GAC_ASYNC_COPY_FENCE", 1)}
 failed = 0
 for opname, (enum, operands) in expect.items():
     m = re.search(r"\b%s = (\d+)" % enum, text)

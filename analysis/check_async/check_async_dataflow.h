@@ -33,6 +33,7 @@ typedef struct fact {
   uint32_t versions;       /* the buffer's V */
   gac_version version;     /* offset kept in [0, V) */
   bool async_read;         /* the copy reads the buffer (its Source) rather than writes it */
+  bool fenced;             /* a copy fence of local memory since: ordered before later copies */
   uint32_t queue;          /* PENDING until committed */
   uint32_t group;          /* the event id naming its group now; 0 once no id names it */
   uint32_t old_group;      /* the id that named it before an OpPhi did, still valid where it dominates */

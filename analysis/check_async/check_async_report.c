@@ -83,6 +83,8 @@ void ca_evaluate_place(checker *c, const state *s, const gac_inst *i, unsigned r
       continue; /* two reads do not conflict; see enum access_kind */
     if (f->async_read && f->copy == i)
       continue;
+    if (f->fenced && ca_is_copy(c->m, i))
+      continue; /* a copy fence orders it before this copy */
     if (!buffers_may_alias(c, f->buffer, p.buffer))
       continue;
     range where;

@@ -57,6 +57,7 @@ static bool same_version(gac_version a, gac_version b) {
  * another. Pending copies stay apart by group, which commits them. */
 static bool same_key(const fact *a, const fact *b) {
   return a->buffer == b->buffer && same_version(a->version, b->version) && a->async_read == b->async_read &&
+         a->fenced == b->fenced &&
          a->queue == b->queue && (a->queue != PENDING || a->group == b->group) &&
          (a->buffer != UNKNOWN_BUFFER || a->copy == b->copy);
 }

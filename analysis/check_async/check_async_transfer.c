@@ -360,6 +360,18 @@ void ca_transfer_inst(checker *c, state *s, const gac_inst *i, bool eval, unsign
     return;
   }
   uint32_t op = gac_async_pipeline_op_of(c->m, i);
+  uint64_t flags;
+  if (op == GAC_ASYNC_COPY_FENCE) {
+    /* The copies in flight come before the later copies' accesses to local
+     * memory, not before the work-items' own (the checker knows only local
+     * memory). Flags that are not a constant order nothing it can rely on. */
+    if (gac_constant_value(c->m, i->words[GAC_FENCE_FLAGS_WORD], &flags) && (flags & GAC_FENCE_LOCAL)) {
+      for (unsigned k = 0; k < s->nf; k++)
+        s->f[k].fenced = true;
+      ca_state_normalize(s);
+    }
+    return;
+  }
   if (op && i->num_words == GAC_PIPELINE_NUM_WORDS) {
     if (op == GAC_ASYNC_COMMIT)
       commit(c, s, i);

@@ -25,6 +25,8 @@ typedef enum gac_async_pipeline_op {
   GAC_PIPE_CONSUMER_RELEASE = 11,  /* Pipe, Iteration */
   GAC_MUTEX = 12,                  /* Barrier, Threads, Stage, Order */
   GAC_MUTEX_SYNC = 13,             /* Mutex */
+  /* Revision 4: cl_khr_async_work_group_copy_fence's async_work_group_copy_fence. */
+  GAC_ASYNC_COPY_FENCE = 14,       /* Flags */
 } gac_async_pipeline_op;
 
 /* Word indices in the OpExtInst. AsyncCommit and AsyncWait have
@@ -42,7 +44,12 @@ enum { GAC_WS_CONSUMERS_WORD = 5, GAC_WS_PRODUCERS_WORD = 6,
        GAC_PIPE_DEPTH_WORD = 5, GAC_PIPE_STAGE_WORD = 6, GAC_PIPE_ORDER_WORD = 7, GAC_PIPE_BUFFER_WORD = 6,
        GAC_PIPE_OF_WORD = 5, GAC_PIPE_ITERATION_WORD = 6, GAC_PIPE_EVENT_WORD = 7,
        GAC_MUTEX_BARRIER_WORD = 5, GAC_MUTEX_THREADS_WORD = 6, GAC_MUTEX_STAGE_WORD = 7, GAC_MUTEX_ORDER_WORD = 8,
-       GAC_MUTEX_OF_WORD = 5 };
+       GAC_MUTEX_OF_WORD = 5, GAC_FENCE_FLAGS_WORD = 5 };
+
+/* AsyncCopyFence's Flags: OpenCL's cl_mem_fence_flags, the memories whose
+ * accesses by the copies before the fence come before those of the copies
+ * after it (docs/ASYNC_PIPELINE.md). */
+enum { GAC_FENCE_LOCAL = 1, GAC_FENCE_GLOBAL = 2 };
 
 /* sm_90's named barriers: 16 per CTA, id 0 being barrier()'s. A pipe's
  * depth: 2..GAC_PIPE_MAX_DEPTH slots (two mbarriers each). */

@@ -21,7 +21,9 @@
  * flight (wait_copies.h: every copy chained onto its events, through phis,
  * selects, memory and calls) is a wait for all; with weights of 1 it
  * commits one more (empty) group, as cp.async.wait_all does. Others need
- * only the barrier: a store-side wait does not drain the prefetches.
+ * only the barrier: a store-side wait does not drain the prefetches. A
+ * copy fence (copy_fences.h) is such a wait: for all where it orders a copy
+ * in flight before it against a copy after it, else only the barrier.
  *
  * An empty group (a commit of the null event: the pipeliner's skipped
  * async statement when a loop runs fewer times than it has stages) would
@@ -38,6 +40,7 @@
 
 #include "gac/async_copy.h"
 #include "gac/async_pipeline.h"
+#include "copy_fences.h"
 #include "lower_target.h"
 #include "wait_copies.h"
 
@@ -107,7 +110,11 @@ static draining find_draining(gac_module *m) {
   gac_wait_copies *a = gac_wait_copies_analyze(m);
   size_t cap = 0;
   gac_foreach_function(f, m) gac_foreach_block(b, f) gac_foreach_inst(i, &b->insts) {
-    if (i->opcode != SpvOpGroupWaitEvents || !gac_wait_may_wait_for(a, i, copy_in_flight, NULL))
+    /* A fence drains where it orders a copy in flight before it against a
+     * copy after it (copy_fences.h); else its barrier orders the rest. */
+    bool drains = i->opcode == SpvOpGroupWaitEvents ? gac_wait_may_wait_for(a, i, copy_in_flight, NULL)
+                  : gac_async_pipeline_op_of(m, i) == GAC_ASYNC_COPY_FENCE && lower_fence_orders(m, i, copy_in_flight, NULL);
+    if (!drains)
       continue;
     if (d.num == cap)
       d.waits = realloc(d.waits, (cap = cap ? 2 * cap : 16) * sizeof *d.waits);
@@ -119,7 +126,7 @@ static draining find_draining(gac_module *m) {
   return d;
 }
 
-/* Whether OpGroupWaitEvents `wait` may wait for copies in flight. */
+/* Whether OpGroupWaitEvents or fence `wait` may wait for copies in flight. */
 static bool wait_drains(const draining *d, const gac_inst *wait) {
   return d->num && bsearch(&wait, d->waits, d->num, sizeof *d->waits, compare_inst);
 }
@@ -129,7 +136,8 @@ static bool wait_drains(const draining *d, const gac_inst *wait) {
 static bool commits(const gac_module *m, const gac_function *f) {
   gac_foreach_block(b, f) {
     gac_foreach_inst(i, &b->insts) {
-      if (i->opcode == SpvOpGroupWaitEvents || gac_async_pipeline_op_of(m, i) == GAC_ASYNC_COMMIT)
+      uint32_t op = gac_async_pipeline_op_of(m, i);
+      if (i->opcode == SpvOpGroupWaitEvents || op == GAC_ASYNC_COMMIT || op == GAC_ASYNC_COPY_FENCE)
         return true;
       if (i->opcode == SpvOpFunctionCall) {
         gac_function *callee = lower_function_by_id(m, gac_operand_word(i, 2));
@@ -173,7 +181,7 @@ static void step(gac_lowering *L, const lower_wait_emitter *E, const module_fact
     h->pending = 0;
   } else if (op == GAC_ASYNC_COMMIT) {
     h->pending = 0; /* into an unknown queue: its loads count for no known group */
-  } else if (i->opcode == SpvOpGroupWaitEvents && wait_drains(&mf->draining, i)) {
+  } else if ((i->opcode == SpvOpGroupWaitEvents || op == GAC_ASYNC_COPY_FENCE) && wait_drains(&mf->draining, i)) {
     push(h, WAIT_ALL_GROUP, E->issued ? 0 : 1);
   } else if (i->opcode == SpvOpFunctionCall) {
     uint32_t callee = gac_operand_word(i, 2);
@@ -370,10 +378,11 @@ static void lower_function(gac_lowering *L, const lower_wait_emitter *E, const m
         w.queue = (uint32_t)q;
       if (E->issued && op == GAC_ASYNC_COMMIT && commits_nothing(m, i) && w.queue < PAD_QUEUES)
         w.count = pad.k[w.queue]; /* the loads it is padded with */
-      w.drain = op == GAC_ASYNC_WAIT || (i->opcode == SpvOpGroupWaitEvents && wait_drains(&mf->draining, i));
+      bool fence = op == GAC_ASYNC_COPY_FENCE;
+      w.drain = op == GAC_ASYNC_WAIT || ((i->opcode == SpvOpGroupWaitEvents || fence) && wait_drains(&mf->draining, i));
       step(L, E, mf, padded, i, &h);
       /* (The warp-specialised handshakes are the target's, in prepare and finish.) */
-      if ((!op || op >= GAC_WARP_SPECIALIZE) && i->opcode != SpvOpGroupWaitEvents)
+      if ((!op || op >= GAC_WARP_SPECIALIZE) && i->opcode != SpvOpGroupWaitEvents && !fence)
         continue;
       if (num == cap)
         todo = realloc(todo, (cap *= 2) * sizeof *todo);

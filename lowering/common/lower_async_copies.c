@@ -40,6 +40,7 @@
 #include "gac/async_pipeline.h"
 #include "gac/passes.h"
 #include "gac/validate.h"
+#include "copy_fences.h"
 #include "lower_target.h"
 #include "lowering.h"
 
@@ -481,6 +482,9 @@ bool lower_async_copies_for(gac_module *m, const lower_target *t, void *state, g
       }
     }
   }
+  /* Fences that order nothing go (copy_fences.h); where some are left,
+   * the target's own ways must own every copy a fence orders. */
+  bool fences = lower_drop_idle_fences(m);
   if (t->lower_module)
     return t->lower_module(m, state, diag);
   /* Queues first: where waits stay OpGroupWaitEvents, queues become rings
@@ -502,9 +506,12 @@ bool lower_async_copies_for(gac_module *m, const lower_target *t, void *state, g
   }
   if (gac_diag_has_errors(diag))
     return false;
+  /* Core copies left to the driver would be in flight past a fence's
+   * barrier: with fences, the target lowers them too. */
+  bool core = t->core_copies || fences;
   size_t count = 0;
   gac_foreach_async_copy(i, m) count++;
-  if (t->core_copies)
+  if (core)
     count += count_core_copies(m, NULL);
   if (count == 0) {
     if (t->finish && !t->finish(&L, LOWER_NO_COPIES, diag))
@@ -519,7 +526,7 @@ bool lower_async_copies_for(gac_module *m, const lower_target *t, void *state, g
   gac_inst **copies = malloc(count * sizeof(gac_inst *));
   size_t n = 0;
   gac_foreach_async_copy(i, m) copies[n++] = i;
-  if (t->core_copies)
+  if (core)
     n += count_core_copies(m, copies + n);
   if (t->begin_copies)
     t->begin_copies(&L, copies, n);
@@ -560,6 +567,10 @@ bool lower_async_copies_for(gac_module *m, const lower_target *t, void *state, g
     gac_replace_all_uses(m, result, event);
   }
   free(copies);
+  /* Where the waits are not counted, every copy is done when the work-items
+   * return from it: a fence is a barrier. */
+  if (fences && !t->waits)
+    lower_fences_as_barriers(&L);
   if (t->finish)
     ok = t->finish(&L, ok ? LOWER_COPIES_DONE : LOWER_COPIES_FAILED, diag) && ok;
   gac_remove_unused_imports(m, NULL, diag);

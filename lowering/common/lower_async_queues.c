@@ -147,8 +147,8 @@ static bool lower_function(gac_lowering *L, gac_function *f, gac_diag *diag) {
   gac_foreach_block(b, f) {
     gac_foreach_inst(i, &b->insts) {
       uint32_t op = gac_async_pipeline_op_of(m, i);
-      if (!op)
-        continue;
+      if (op != GAC_ASYNC_COMMIT && op != GAC_ASYNC_WAIT)
+        continue; /* a copy fence is the copy lowering's */
       count++;
       uint64_t n;
       if (op == GAC_ASYNC_WAIT && gac_constant_value(L->m, i->words[GAC_PIPELINE_VALUE_WORD], &n))
@@ -170,7 +170,11 @@ static bool lower_function(gac_lowering *L, gac_function *f, gac_diag *diag) {
   gac_inst **insts = malloc(count * sizeof *insts);
   size_t n = 0;
   gac_foreach_block(b, f) {
-    gac_foreach_inst(i, &b->insts) if (gac_async_pipeline_op_of(m, i)) insts[n++] = i;
+    gac_foreach_inst(i, &b->insts) {
+      uint32_t op = gac_async_pipeline_op_of(m, i);
+      if (op == GAC_ASYNC_COMMIT || op == GAC_ASYNC_WAIT)
+        insts[n++] = i;
+    }
   }
   bool ok = true;
   for (size_t k = 0; k < n && ok; k++) {

@@ -7,6 +7,7 @@
  *   _Z14gac_async_wait...                  AsyncWait
  *   _Z17gac_pipeline_loop...               PipelineLoop
  *   _Z18gac_pipeline_stage...              PipelineStatement
+ *   _Z31gac_async_work_group_copy_fence... AsyncCopyFence
  * and the declarations go. The builtins' parameters are in the order of the
  * instructions' operands. */
 #include <stdlib.h>
@@ -34,6 +35,7 @@ static const builtin builtins[] = {
     {"_Z14gac_async_wait", GAC_ASYNC_PIPELINE_SET, GAC_ASYNC_WAIT, 2},
     {"_Z17gac_pipeline_loop", GAC_ASYNC_PIPELINE_SET, GAC_PIPELINE_LOOP, 1},
     {"_Z18gac_pipeline_stage", GAC_ASYNC_PIPELINE_SET, GAC_PIPELINE_STATEMENT, 2},
+    {"_Z31gac_async_work_group_copy_fence", GAC_ASYNC_PIPELINE_SET, GAC_ASYNC_COPY_FENCE, 1},
 };
 
 static const builtin *builtin_of(const gac_module *m, const gac_function *f) {

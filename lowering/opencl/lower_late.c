@@ -10,8 +10,8 @@
  *
  * The runtime is OpenCL C (lowering/opencl/late/late_runtime.cl, compiled into
  * late_runtime.spvasm and imported with gac_import_library); this pass
- * replaces every copy (the set's and core OpGroupAsyncCopy), wait, commit
- * and queue wait with a call to it. Its state (a table of copies in
+ * replaces every copy (the set's and core OpGroupAsyncCopy), wait, commit,
+ * queue wait and copy fence with a call to it. Its state (a table of copies in
  * flight, a log of committed groups) is one Workgroup array per kernel.
  * Events are group numbers: a copy that joins an event joins its group.
  *
@@ -37,12 +37,13 @@
 
 extern const char gac_late_runtime_text[]; /* late/late_runtime.spvasm, embedded */
 
-enum { INIT, TO_LOCAL, TO_GLOBAL, WAIT_EVENTS, COMMIT, WAIT_QUEUE, FINISH, CHECK, NUM_RUNTIME };
+enum { INIT, TO_LOCAL, TO_GLOBAL, WAIT_EVENTS, COMMIT, WAIT_QUEUE, FINISH, CHECK, FENCE, NUM_RUNTIME };
 static const char *const runtime_names[NUM_RUNTIME] = {
     "gac_late_init",   "gac_late_to_local",   "gac_late_to_global", "gac_late_wait_events",
-    "gac_late_commit", "gac_late_wait_queue", "gac_late_finish",    "gac_late_check"};
+    "gac_late_commit", "gac_late_wait_queue", "gac_late_finish",    "gac_late_check",
+    "gac_late_fence"};
 /* The state's size in 64-bit words: late_runtime.cl's STATE_WORDS. */
-#define STATE_WORDS (2 + 16 * 12 + 8 * 3 + 1)
+#define STATE_WORDS (2 + 16 * 13 + 8 * 3 + 1)
 /* gac_late_check's kind: late_runtime.cl's WRITE and LOCAL. */
 enum { KIND_WRITE = 1, KIND_LOCAL = 2 };
 
@@ -221,6 +222,16 @@ static void lower_queue_op(late *t, gac_inst *inst, uint32_t op) {
                      op == GAC_ASYNC_COMMIT ? event_to_group(t, &b, gac_inst_function(inst), value)
                                             : to_u64(t, &b, value)};
   call(t, &b, op == GAC_ASYNC_COMMIT ? COMMIT : WAIT_QUEUE, t->void_type, args, 3);
+  gac_inst_remove(m, inst);
+}
+
+/* AsyncCopyFence (Flags): the copies in flight land before the later
+ * copies that they conflict with start (late_runtime.cl's record()). */
+static void lower_fence(late *t, gac_inst *inst) {
+  gac_module *m = t->L.m;
+  gac_builder b = gac_builder_before(m, inst);
+  uint32_t args[] = {state_pointer(t, inst), to_u32(t, &b, inst->words[GAC_FENCE_FLAGS_WORD])};
+  call(t, &b, FENCE, t->void_type, args, 2);
   gac_inst_remove(m, inst);
 }
 
@@ -514,7 +525,8 @@ bool gac_lower_late(gac_module *m, gac_diag *diag) {
                                : i->opcode == SpvOpGroupAsyncCopy || i->opcode == SpvOpGroupWaitEvents ||
                                      gac_is_async_copy_inst(m, i) ||
                                      gac_async_pipeline_op_of(m, i) == GAC_ASYNC_COMMIT ||
-                                     gac_async_pipeline_op_of(m, i) == GAC_ASYNC_WAIT;
+                                     gac_async_pipeline_op_of(m, i) == GAC_ASYNC_WAIT ||
+                                     gac_async_pipeline_op_of(m, i) == GAC_ASYNC_COPY_FENCE;
           if (!wanted)
             continue;
           if (n == cap)
@@ -537,6 +549,8 @@ bool gac_lower_late(gac_module *m, gac_diag *diag) {
       lower_wait_events(&t, i);
     else if (op == GAC_ASYNC_COMMIT || op == GAC_ASYNC_WAIT)
       lower_queue_op(&t, i, op);
+    else if (op == GAC_ASYNC_COPY_FENCE)
+      lower_fence(&t, i);
     else if (i->opcode == SpvOpGroupAsyncCopy ? lower_core_copy_as_2d(&t.L, i, &k, diag)
                                               : gac_async_copy_decode(m, i, &k))
       lower_copy(&t, i, &k);

@@ -19,6 +19,7 @@
  * the work on a device whose work-items run in parallel. */
 #include <string.h>
 
+#include "copy_fences.h"
 #include "lowering.h"
 #include "lower_target.h"
 #include "opencl_lowering.h"
@@ -26,6 +27,7 @@
 typedef struct opencl_lowering {
   opencl_options options;
   copy_helpers *helpers;
+  bool fenced; /* the module has copy fences (which order copies: copy_fences.h) */
 } opencl_lowering;
 
 static opencl_lowering *state(const gac_lowering *L) { return (opencl_lowering *)L->target_state; }
@@ -34,12 +36,19 @@ static lower_copy_way way_of(copy_kind kind) {
   return kind == COPY_KIND_LINES ? LOWER_LINES : kind == COPY_KIND_LEADER ? LOWER_LEADER : LOWER_COOPERATIVE;
 }
 
+/* Whether the copies are lines, the driver's own: then a wait on their
+ * events completes them, and only that. With a copy fence, which is a
+ * barrier here, they are cooperative instead. */
+static bool driver_lines(const gac_lowering *L) {
+  return state(L)->options.strategy == OPENCL_LINES && !state(L)->fenced;
+}
+
 /* The way copy p goes: auto's choice for its shape, or the strategy's. */
 static lower_copy_way way(gac_lowering *L, const lower_copy_plan *p) {
   const opencl_options *o = &state(L)->options;
   switch (o->strategy) {
   case OPENCL_AUTO: return way_of(copy_strategy_choose(o->device, p->line_bytes_known));
-  case OPENCL_LINES: return LOWER_LINES;
+  case OPENCL_LINES: return driver_lines(L) ? LOWER_LINES : LOWER_COOPERATIVE;
   case OPENCL_SERIAL: return LOWER_SERIAL;
   case OPENCL_LEADER: return LOWER_LEADER;
   default: return LOWER_COOPERATIVE;
@@ -58,6 +67,7 @@ static uint32_t helper_body(gac_lowering *L, const gac_async_copy *k, gac_block 
 /* Copies of a class through one helper: counted before any is lowered. */
 static void begin_copies(gac_lowering *L, gac_inst *const *copies, size_t n) {
   opencl_lowering *O = state(L);
+  O->fenced = lower_module_has_fences(L->m);
   if (O->options.helpers == COPY_HELPERS_NEVER)
     return;
   O->helpers = copy_helpers_create(L, O->options.helpers, helper_body, NULL);
@@ -78,7 +88,7 @@ static bool finish(gac_lowering *L, lower_outcome outcome, gac_diag *diag) {
   if (outcome == LOWER_NO_COPIES)
     return true;
   copy_helpers_destroy(state(L)->helpers);
-  if (outcome == LOWER_COPIES_DONE && state(L)->options.strategy != OPENCL_LINES)
+  if (outcome == LOWER_COPIES_DONE && !driver_lines(L))
     lower_barrier_after_waits(L);
   return true;
 }

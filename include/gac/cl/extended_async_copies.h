@@ -33,6 +33,20 @@ event_t GAC_OVERLOAD gac_async_work_group_copy_3D3D(
     size_t num_planes, size_t src_total_line_length, size_t src_total_plane_area,
     size_t dst_total_line_length, size_t dst_total_plane_area, event_t event);
 
+/* cl_khr_async_work_group_copy_fence: the copies before the fence access
+ * the memories `flags` names (CLK_LOCAL_MEM_FENCE, CLK_GLOBAL_MEM_FENCE or
+ * both, a constant) before the copies after it do, without the work-items
+ * waiting for them. Met by the whole work-group, like the copies. It
+ * becomes AsyncCopyFence of NonSemantic.Gac.AsyncPipeline. */
+#define cl_khr_async_work_group_copy_fence 1
+/* Registers the names with clang, so that a kernel's "#pragma OPENCL
+ * EXTENSION ... : enable" does not warn of an unknown extension. */
+#pragma OPENCL EXTENSION cl_khr_async_work_group_copy_fence : begin
+#pragma OPENCL EXTENSION cl_khr_async_work_group_copy_fence : end
+#pragma OPENCL EXTENSION cl_khr_extended_async_copies : begin
+#pragma OPENCL EXTENSION cl_khr_extended_async_copies : end
+void GAC_OVERLOAD gac_async_work_group_copy_fence(cl_mem_fence_flags flags);
+
 /* Async queues (NonSemantic.Gac.AsyncPipeline, docs/ASYNC_PIPELINE.md):
  * commit the group of copies that share `event` to queue `queue` (a
  * constant), and wait until at most `in_flight` of the most recently committed
@@ -56,6 +70,7 @@ void GAC_OVERLOAD gac_pipeline_stage(uint stage, uint order);
 
 #define async_work_group_copy_2D2D gac_async_work_group_copy_2D2D
 #define async_work_group_copy_3D3D gac_async_work_group_copy_3D3D
+#define async_work_group_copy_fence gac_async_work_group_copy_fence
 
 #undef GAC_OVERLOAD
 #endif

@@ -21,7 +21,7 @@
 
 #define CAPACITY 16  /* copies in flight */
 #define COMMITS 8    /* committed groups in flight */
-#define FIELDS 12
+#define FIELDS 13
 #define ENTRY(i) (2 + (i) * FIELDS)
 #define COMMIT(j) (2 + CAPACITY * FIELDS + (j) * 3)
 #define REPORTS (2 + CAPACITY * FIELDS + COMMITS * 3)
@@ -29,7 +29,9 @@
 /* state[0]: the last group number; state[1]: the last commit's sequence number;
  * state[REPORTS]: how many accesses to memory in flight the work-group made.
  * Entry fields: */
-enum { GROUP, TO_LOCAL, DST, SRC, BPE, PER_LINE, LINES, PLANES, SRC_LINE, SRC_PLANE, DST_LINE, DST_PLANE };
+enum { GROUP, TO_LOCAL, DST, SRC, BPE, PER_LINE, LINES, PLANES, SRC_LINE, SRC_PLANE, DST_LINE, DST_PLANE, FENCED };
+/* FENCED: the flags of the copy fences since the copy was issued
+ * (CLK_LOCAL_MEM_FENCE 1, CLK_GLOBAL_MEM_FENCE 2). */
 /* Commit fields: queue + 1 (0: free), group, sequence number. */
 #define POISON 0xA5
 
@@ -81,12 +83,59 @@ void gac_late_init(local ulong *state) {
   barrier(CLK_LOCAL_MEM_FENCE);
 }
 
-/* Records a copy and poisons its destination (the leader). */
-static LEADER void record(local ulong *state, bool lead, ulong event, bool to_local, ulong dst, ulong src, ulong bpe,
+static bool holds(local const ulong *e, ulong base, ulong line_stride, ulong plane_stride, ulong a);
+
+/* The bytes from base to the last one a side of entry e spans. */
+static ulong span(local const ulong *e, ulong line_stride, ulong plane_stride) {
+  ulong bpe = e[BPE], line = e[PER_LINE] * bpe;
+  if (!line || !e[LINES] || !e[PLANES])
+    return 0;
+  return (e[PLANES] - 1) * plane_stride * bpe + (e[LINES] - 1) * line_stride * bpe + line;
+}
+
+/* Whether side `as` (0 destination, 1 source) of entry a and side `bs` of
+ * entry b share a byte: their spans first, then byte by byte over the
+ * common part. */
+static bool sides_meet(local const ulong *a, int as, local const ulong *b, int bs) {
+  ulong abase = as ? a[SRC] : a[DST], bbase = bs ? b[SRC] : b[DST];
+  ulong aline = as ? a[SRC_LINE] : a[DST_LINE], aplane = as ? a[SRC_PLANE] : a[DST_PLANE];
+  ulong bline = bs ? b[SRC_LINE] : b[DST_LINE], bplane = bs ? b[SRC_PLANE] : b[DST_PLANE];
+  ulong aend = abase + span(a, aline, aplane), bend = bbase + span(b, bline, bplane);
+  ulong lo = abase > bbase ? abase : bbase, hi = aend < bend ? aend : bend;
+  for (ulong x = lo; x < hi; x++)
+    if (holds(a, abase, aline, aplane, x) && holds(b, bbase, bline, bplane, x))
+      return true;
+  return false;
+}
+
+/* Whether the copies of entries p (issued first) and n conflict in the
+ * memories of `flags`: in local memory an import on either side, in global
+ * memory an export on either side (lowering/common/copy_fences.h), their
+ * bytes there shared. */
+static bool copies_conflict(local const ulong *p, local const ulong *n, ulong flags) {
+  for (int space = 0; space < 2; space++) { /* 0: local, 1: global */
+    if (!(flags & (space ? 2 : 1)))
+      continue;
+    bool p_writes = space ? !p[TO_LOCAL] : p[TO_LOCAL] != 0, n_writes = space ? !n[TO_LOCAL] : n[TO_LOCAL] != 0;
+    if (!p_writes && !n_writes)
+      continue;
+    /* The side of each in that memory: an import's destination is local. */
+    int ps = (p[TO_LOCAL] != 0) == (space == 0) ? 0 : 1, ns = (n[TO_LOCAL] != 0) == (space == 0) ? 0 : 1;
+    if (sides_meet(p, ps, n, ns))
+      return true;
+  }
+  return false;
+}
+
+/* Records a copy and poisons its destination (the leader). A copy in
+ * flight that a fence since orders before this one lands first; one that
+ * no fence orders and whose destination this one reads is a race, which
+ * the result reports (then 1: printed by issue(), outside this function). */
+static LEADER uint record(local ulong *state, bool lead, ulong event, bool to_local, ulong dst, ulong src, ulong bpe,
                           ulong per_line, ulong lines, ulong planes, ulong src_line, ulong src_plane,
                           ulong dst_line, ulong dst_plane) {
   if (!lead)
-    return;
+    return 0;
   int slot = -1;
   for (int i = CAPACITY - 1; i >= 0; i--)
     if (!state[ENTRY(i) + GROUP])
@@ -96,7 +145,6 @@ static LEADER void record(local ulong *state, bool lead, ulong event, bool to_lo
     slot = 0;
   }
   local ulong *e = state + ENTRY(slot);
-  e[GROUP] = event ? event : ++state[0];
   e[TO_LOCAL] = to_local;
   e[DST] = dst;
   e[SRC] = src;
@@ -108,7 +156,22 @@ static LEADER void record(local ulong *state, bool lead, ulong event, bool to_lo
   e[SRC_PLANE] = src_plane;
   e[DST_LINE] = dst_line;
   e[DST_PLANE] = dst_plane;
+  e[FENCED] = 0;
+  uint raced = 0;
+  for (int i = 0; i < CAPACITY; i++) {
+    local ulong *p = state + ENTRY(i);
+    if (i == slot || !p[GROUP])
+      continue;
+    if (p[FENCED] && copies_conflict(p, e, p[FENCED])) {
+      move(p, false);
+      p[GROUP] = 0;
+    } else if (p[TO_LOCAL] != e[TO_LOCAL] && sides_meet(p, 0, e, 1)) {
+      raced = 1; /* reads what a copy in flight writes, no wait or fence between */
+    }
+  }
+  e[GROUP] = event ? event : ++state[0];
   move(e, true);
+  return raced && !atomic_inc((volatile local uint *)(state + REPORTS));
 }
 
 /* Returns the copy's group: `event` when the copy joins one, else a new
@@ -118,7 +181,12 @@ static LEADER void record(local ulong *state, bool lead, ulong event, bool to_lo
 static ulong issue(local ulong *state, ulong event, bool to_local, ulong dst, ulong src, ulong bpe, ulong per_line,
                    ulong lines, ulong planes, ulong src_line, ulong src_plane, ulong dst_line, ulong dst_plane) {
   barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
-  record(state, leads(), event, to_local, dst, src, bpe, per_line, lines, planes, src_line, src_plane, dst_line, dst_plane);
+  uint raced = record(state, leads(), event, to_local, dst, src, bpe, per_line, lines, planes, src_line, src_plane,
+                      dst_line, dst_plane);
+  if (raced)
+    printf("gac late: an async copy %s %s memory that an async copy still in flight writes: no wait or copy fence "
+           "orders them (work-group %u,%u,%u)\n",
+           "reads", to_local ? "global" : "local", (uint)get_group_id(0), (uint)get_group_id(1), (uint)get_group_id(2));
   barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
   ulong last = state[0];
   ulong group = event ? event : last;
@@ -197,6 +265,22 @@ static LEADER void land_queue(local ulong *state, bool lead, uint queue, ulong i
 void gac_late_wait_queue(local ulong *state, uint queue, ulong in_flight) {
   barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
   land_queue(state, leads(), queue, in_flight);
+  barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+}
+
+/* A copy fence: the copies in flight are ordered, in the memories of
+ * `flags`, before the copies issued after it, which land them first where
+ * they conflict (record()). Nothing lands here: the work-items do not wait. */
+static LEADER void fence(local ulong *state, bool lead, uint flags) {
+  if (lead)
+    for (int i = 0; i < CAPACITY; i++)
+      if (state[ENTRY(i) + GROUP])
+        state[ENTRY(i) + FENCED] |= flags;
+}
+
+void gac_late_fence(local ulong *state, uint flags) {
+  barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+  fence(state, leads(), flags);
   barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
 }
 
