@@ -1,4 +1,4 @@
-/* What the layer adds to platform and device queries: the two extensions,
+/* What the layer adds to platform and device queries: the three extensions,
  * the SPIR-V versions it takes, and (on request) GPU-like device limits so
  * that programs sizing their work from these queries meet realistic limits
  * on PoCL, which reports 1 MiB of local memory:
@@ -10,8 +10,9 @@
 
 #include "layer.h"
 
-static const char *const added[] = {"cl_khr_il_program", "cl_khr_extended_async_copies"};
-enum { NUM_ADDED = 2 };
+static const char *const added[] = {"cl_khr_il_program", "cl_khr_extended_async_copies",
+                                    "cl_khr_async_work_group_copy_fence"};
+enum { NUM_ADDED = 3 };
 static const char il_versions[] = "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3 SPIR-V_1.4";
 
 typedef cl_int (*info_fn)(void *object, cl_uint param, size_t size, void *value, size_t *size_ret);

@@ -1,5 +1,5 @@
-/* OpenCL C programs that use async_work_group_copy_2D2D/3D3D. PoCL's own
- * compiler does not know these builtins, and the front end must see the
+/* OpenCL C programs that use async_work_group_copy_2D2D/3D3D or
+ * async_work_group_copy_fence. PoCL's own compiler does not know these builtins, and the front end must see the
  * options given to clBuildProgram (-D, -I, -cl-std, ...), so such a program
  * is the layer's own object: clCreateProgramWithSource returns a wrapper, and
  * clBuildProgram compiles the source with clang-15 and gac's header to SPIR-V,
@@ -57,7 +57,8 @@ gac_source_program *gac_source_of_inner(cl_program inner) {
 cl_program gac_source_inner(gac_source_program *w) { return w->inner; }
 
 static bool uses_builtins(const char *s) {
-  return strstr(s, "async_work_group_copy_2D2D") || strstr(s, "async_work_group_copy_3D3D");
+  return strstr(s, "async_work_group_copy_2D2D") || strstr(s, "async_work_group_copy_3D3D") ||
+         strstr(s, "async_work_group_copy_fence");
 }
 
 cl_program CL_API_CALL gac_CreateProgramWithSource(cl_context context, cl_uint count, const char **strings,

@@ -80,7 +80,14 @@ run() {
                   async_copy_global_to_local3D async_copy_local_to_global3D)
   local core=(async_copy_global_to_local async_copy_local_to_global
               async_strided_copy_global_to_local async_strided_copy_local_to_global)
-  local tests=(${GAC_CTS_TESTS:-${extended[*]} ${core[*]}})
+  # cl_khr_async_work_group_copy_fence (1D copies with a fence between).
+  local fence=(async_work_group_copy_fence_import_after_export_aliased_local
+               async_work_group_copy_fence_import_after_export_aliased_global
+               async_work_group_copy_fence_import_after_export_aliased_global_and_local
+               async_work_group_copy_fence_export_after_import_aliased_local
+               async_work_group_copy_fence_export_after_import_aliased_global
+               async_work_group_copy_fence_export_after_import_aliased_global_and_local)
+  local tests=(${GAC_CTS_TESTS:-${extended[*]} ${core[*]} ${fence[*]}})
   [ -x "$cts_build/test_conformance/basic/test_basic" ] || { echo "cts.sh: build test_basic first (cts.sh build ...)" >&2; exit 1; }
   echo "| subtest | through | local memory[/work-group] | configurations | run | skipped | passed | failed | wall | result |"
   echo "|---|---|---|---:|---:|---:|---:|---:|---:|---|"

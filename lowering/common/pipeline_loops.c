@@ -107,6 +107,22 @@ static void remove_loop_markers(pipeliner *P) {
   }
 }
 
+/* A copy fence orders the copies of the body as written: the schedule
+ * would move copies of later iterations across it. */
+static bool no_fences(pipeliner *P) {
+  for (unsigned b = 0; b < P->cfg.num_blocks; b++) {
+    if (!P->in_loop[b])
+      continue;
+    gac_foreach_inst(i, &P->cfg.blocks[b]->insts) {
+      if (gac_async_pipeline_op_of(P->m, i) == GAC_ASYNC_COPY_FENCE)
+        return pipeline_fail(P, i, "Pipeline.Fence",
+                             "the loop has an async_work_group_copy_fence (AsyncCopyFence), which orders its copies "
+                             "as written; the pipelined schedule would issue later iterations' copies before it");
+    }
+  }
+  return true;
+}
+
 static bool pipeline_loop(gac_module *m, gac_function *f, gac_inst *loop_marker, pass_options *po,
                           gac_diag *diag) {
   const gac_pipe_options *opts = &po->schedule;
@@ -118,7 +134,7 @@ static bool pipeline_loop(gac_module *m, gac_function *f, gac_inst *loop_marker,
   gac_cfg_build(&P->cfg, m, f);
   escape escapes[64];
   unsigned num_escapes = 0;
-  bool ok = pipeline_find_loop(P) && pipeline_find_counter(P) && pipeline_find_statements(P) && pipeline_check_values(P) && pipeline_find_buffers(P) &&
+  bool ok = pipeline_find_loop(P) && no_fences(P) && pipeline_find_counter(P) && pipeline_find_statements(P) && pipeline_check_values(P) && pipeline_find_buffers(P) &&
             pipeline_find_async(P) && pipeline_find_escapes(P, escapes, &num_escapes);
   if (ok)
     pipeline_find_overlap(P), pipeline_find_intensity(P);

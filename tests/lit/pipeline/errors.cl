@@ -16,6 +16,9 @@
 // RUN: %clang-spir -DCASE=8 %s -o %t.8.bc && llvm-spirv-15 --spirv-max-version=1.0 %t.8.bc -o %t.8.spv && gac-opt --sort-blocks --raise-async-copies %t.8.spv -o %t.8.raised.spv
 // RUN: %expect-exit 1 gac-opt --pipeline-loops %t.8.raised.spv -o %t.8.out 2>&1 | FileCheck --check-prefix=NO-LOOP %s
 // RUN: %expect-exit 1 gac-opt --pipeline-loops=fast %t.7.raised.spv -o %t.7.out 2>&1 | FileCheck --check-prefix=OPTION %s
+// RUN: %clang-spir -DCASE=9 %s -o %t.9.bc && llvm-spirv-15 --spirv-max-version=1.0 %t.9.bc -o %t.9.spv && gac-opt --sort-blocks --raise-async-copies %t.9.spv -o %t.9.raised.spv
+// RUN: %expect-exit 1 gac-opt --pipeline-loops %t.9.raised.spv -o %t.9.out 2>&1 | FileCheck --check-prefix=FENCE %s
+// RUN: not test -e %t.9.out
 // RUN: not test -e %t.1.out
 // RUN: not test -e %t.4.out
 // CROSS: error: {{.*}}cannot pipeline the loop: %{{[0-9]+}}, computed by OpLoad in another statement, is used in statement 1: values cross statements only through memory [Pipeline.CrossingValue]
@@ -25,6 +28,7 @@
 // AFTER-WAIT: error: {{.*}}statement 0 (async stage 0) goes on after its wait_group_events; an async statement must end with its wait [Pipeline.AsyncStatement]
 // TWO-WRITERS: error: {{.*}}the Workgroup array %{{[0-9]+}} is written by statements 0 and 1; one statement must produce it [Pipeline.Buffers]
 // NO-LOOP: error: {{.*}}cannot pipeline the loop: PipelineLoop is not inside a loop [Pipeline.Loop]
+// FENCE: error: {{.*}}cannot pipeline the loop: the loop has an async_work_group_copy_fence (AsyncCopyFence), which orders its copies as written{{.*}}[Pipeline.Fence]
 // OPTION: error: --pipeline-loops takes 'no-prune', 'late-waits', 'warp-specialize' and 'svg=FILE', not 'fast' [pipeline.option]
 #if CASE == 8 /* no loop at all */
 kernel void k(global float *out) {
@@ -71,6 +75,14 @@ kernel void k(global const float *in, global float *out, uint n, local float *pa
     wait_group_events(1, &e);
     out[i * 16 + l] = buf[l];
     gac_pipeline_stage(1, 1);
+    barrier(CLK_LOCAL_MEM_FENCE);
+#elif CASE == 9 /* a copy fence in the body */
+    gac_pipeline_stage(0, 0);
+    event_t e = COPY(buf, i);
+    async_work_group_copy_fence(CLK_LOCAL_MEM_FENCE);
+    wait_group_events(1, &e);
+    gac_pipeline_stage(1, 1);
+    out[i * 16 + l] = buf[l];
     barrier(CLK_LOCAL_MEM_FENCE);
 #elif CASE == 6 /* two statements write one array */
     gac_pipeline_stage(0, 0);
