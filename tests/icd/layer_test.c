@@ -59,16 +59,20 @@ static void test_extensions(void) {
   char *p = platform_string(CL_PLATFORM_EXTENSIONS), *d = device_string(CL_DEVICE_EXTENSIONS);
   char *il = device_string(CL_DEVICE_IL_VERSION);
   report("platform extensions", strstr(p, "cl_khr_il_program") && strstr(p, "cl_khr_extended_async_copies"), p);
-  report("device extensions", strstr(d, "cl_khr_il_program") && strstr(d, "cl_khr_extended_async_copies"), d);
+  report("device extensions", strstr(d, "cl_khr_il_program") && strstr(d, "cl_khr_extended_async_copies") &&
+                                  strstr(d, "cl_khr_async_work_group_copy_fence"), d);
   report("device IL version", strstr(il, "SPIR-V_1.0") != NULL, il);
   size_t n = 0;
   clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS_WITH_VERSION, 0, NULL, &n);
   cl_name_version *v = malloc(n);
   clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS_WITH_VERSION, n, v, NULL);
-  bool found = false;
-  for (size_t i = 0; i < n / sizeof *v; i++)
+  bool found = false, fence = false;
+  for (size_t i = 0; i < n / sizeof *v; i++) {
     found = found || strcmp(v[i].name, "cl_khr_extended_async_copies") == 0;
-  report("device extensions with version", found, "cl_khr_extended_async_copies missing");
+    fence = fence || strcmp(v[i].name, "cl_khr_async_work_group_copy_fence") == 0;
+  }
+  report("device extensions with version", found && fence,
+         "cl_khr_extended_async_copies or cl_khr_async_work_group_copy_fence missing");
   free(v);
   free(p);
   free(d);
