@@ -23,5 +23,7 @@ cp "$root"/conformance/{runner.c,cl_device.c,cl_device.h} "$dest/src/conformance
 cp "$root"/bench/cuda/{bench.cu,compute.cu,cuda_bench.h,device_run.sh,profile.sh,sass_loops.awk} "$dest/src/bench/cuda/"
 # The vendor benchmark (NVIDIA's OpenCL): DEST/src/bench/vendor/device_run.sh DEST/ptx OUT.
 cp "$root"/bench/cuda/{sgemm,sgemm_fast,stencil}.cl "$dest/src/bench/cuda/"
+# CLBlast's Xgemm for NVIDIA's compiler: as it is, and with 2D copies (made in the build).
+cp "$root"/bench/vendor/clblast/xgemm.cl "$build"/device/xgemm_2d.cl "$dest/src/bench/cuda/"
 mkdir -p "$dest/src/bench/vendor"
 cp "$root"/bench/vendor/{*.c,*.h,*.sh,*.cl} "$dest/src/bench/vendor/"

@@ -44,7 +44,7 @@ tail -n 1 "$out/corpus-nvcl.txt" | sed "s/^/corpus, NVIDIA OpenCL, sm_80 PTX: /"
 rm -f "$out/gac-conformance-nvcl" "$out/gac-math-nvcl" "$out/gac-corpus-nvcl"
 # The kernels' sources beside the header NVIDIA's builds put in front of them.
 src=$(mktemp -d)
-cp "$here/vendor_copies.h" "$here"/../cuda/{sgemm,sgemm_fast,stencil}.cl "$src/"
+cp "$here/vendor_copies.h" "$here"/../cuda/{sgemm,sgemm_fast,stencil,xgemm,xgemm_2d}.cl "$src/"
 gcc -std=c17 -O2 -Wall $NVCL_CFLAGS -I"$cuda/include" "$here/vendor_bench.c" "$here/nvcl.c" -o "$out/vendor-bench" \
   $NVCL_LIBS -L"$cuda/lib64" -Wl,-rpath,"$cuda/lib64" -lcublas -lcudart -lm || exit 1
 timeout 400 "$out/vendor-bench" "$src" "$ptx" > "$out/vendor.txt" 2>&1 || status=1

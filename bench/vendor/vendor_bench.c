@@ -8,6 +8,8 @@
  *  - as gac's PTX for NVIDIA's OpenCL ABI (--ptx-abi=opencl), unpipelined
  *    and pipelined, sm_80 and sm_90 (PTX_DIR/K.{unpipelined,pipelined}.
  *    sm{80,90}.nvcl.ptx, from `ninja ptx-device-bundle`).
+ * CLBlast's Xgemm runs as it is (NVIDIA's compiler against gac's) and with
+ * its tile loads as 2D copies.
  * cuBLAS (through the CUDA runtime, in the same process) is the SGEMMs'
  * ceiling. Every result is checked against a host reference; the table
  * gives medians and ratios from this run. Exit 1 if a result is wrong. */
@@ -38,14 +40,24 @@ static int cmp_double(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
-/* The kernel `name` of variant `how`: "1d" or "plain" (NVIDIA's compiler
- * on the source with vendor_copies.h) or a PTX file's tag such as
- * "pipelined.sm80"; NULL (with a message) if it does not build. */
+/* The kernel `name` of variant `how`: "source" (NVIDIA's compiler on the
+ * source as it is), "1d" or "plain" (the same with vendor_copies.h in
+ * front) or a PTX file's tag such as "pipelined.sm80"; NULL (with a
+ * message) if it does not build. */
 static cl_kernel build(const char *kernel_file, const char *name, const char *how, cl_program *program) {
   char path[512];
   size_t size;
   *program = NULL;
-  if (!strcmp(how, "1d") || !strcmp(how, "plain")) {
+  if (!strcmp(how, "source")) { /* NVIDIA's compiler on the source as it is */
+    snprintf(path, sizeof path, "%s/%s.cl", src_dir, kernel_file);
+    char *source = nvcl_read_file(path, &size);
+    if (!source) {
+      printf("  cannot read %s\n", path);
+      return NULL;
+    }
+    *program = nvcl_build_source(&cl, source, "");
+    free(source);
+  } else if (!strcmp(how, "1d") || !strcmp(how, "plain")) {
     snprintf(path, sizeof path, "%s/vendor_copies.h", src_dir);
     char *header = nvcl_read_file(path, &size);
     snprintf(path, sizeof path, "%s/%s.cl", src_dir, kernel_file);
@@ -127,15 +139,35 @@ static void print_table(const char *title, const char *unit, row *rows, unsigned
            rows[i].ms, rows[i].ran && rows[i].ok ? "ok" : "FAIL");
 }
 
-static const char *variants[MAX_ROWS][2] = {
-    {"1d", "nvidia 1D copies"},
-    {"plain", "nvidia plain loads"},
-    {"unpipelined.sm80", "gac sm80 unpipelined"},
-    {"pipelined.sm80", "gac sm80 pipelined"},
-    {"unpipelined.sm90", "gac sm90 unpipelined"},
-    {"pipelined.sm90", "gac sm90 pipelined"},
+/* A way to build a kernel: from file (NULL: the benchmark's own), as `how`
+ * says (build()), and its row's label. */
+typedef struct variant {
+  const char *file, *how, *label;
+} variant;
+
+static variant variants[MAX_ROWS] = {
+    {NULL, "1d", "nvidia 1D copies"},
+    {NULL, "plain", "nvidia plain loads"},
+    {NULL, "unpipelined.sm80", "gac sm80 unpipelined"},
+    {NULL, "pipelined.sm80", "gac sm80 pipelined"},
+    {NULL, "unpipelined.sm90", "gac sm90 unpipelined"},
+    {NULL, "pipelined.sm90", "gac sm90 pipelined"},
 };
 static unsigned num_variants = 6;
+
+/* CLBlast's Xgemm (bench/vendor/clblast): as it is, through NVIDIA's
+ * compiler and through gac; and with its tile loads as 2D copies
+ * (make_xgemm_2d.sh), through gac and, as a user of NVIDIA's compiler must
+ * write those, as per-line 1D copies and as plain loads. */
+static const variant clblast_variants[] = {
+    {"xgemm", "source", "nvidia CLBlast as is"},
+    {"xgemm", "gac.sm80", "gac sm80 as is"},
+    {"xgemm", "gac.sm90", "gac sm90 as is"},
+    {"xgemm_2d", "1d", "nvidia 2D as 1D copies"},
+    {"xgemm_2d", "plain", "nvidia 2D as plain loads"},
+    {"xgemm_2d", "unpipelined.sm80", "gac sm80 2D copies"},
+    {"xgemm_2d", "unpipelined.sm90", "gac sm90 2D copies"},
+};
 
 /* VENDOR_EXTRA="tag ...": more gac PTX variants (PTX_DIR/K.tag.nvcl.ptx), for
  * experiments such as register limits; kernels without the file show "-". */
@@ -147,7 +179,7 @@ static void add_extra_variants(void) {
        tok = strtok_r(NULL, " ", &save)) {
     static char labels[MAX_ROWS][48];
     snprintf(labels[num_variants], sizeof labels[0], "gac %s", tok);
-    variants[num_variants][0] = tok, variants[num_variants][1] = labels[num_variants];
+    variants[num_variants] = (variant){NULL, tok, labels[num_variants]};
     num_variants++;
   }
 }
@@ -160,10 +192,46 @@ static unsigned long long hash(size_t i, unsigned seed) { /* splitmix64 */
 }
 static float input_value(size_t i, unsigned seed) { return (float)((hash(i, seed) >> 40) * (2.0 / 16777216.0) - 1.0); }
 
-/* C = A B (n x n, row-major): every variant, and cuBLAS; a sample of
+/* One SGEMM of the benchmark: C = A B (n x n, row-major). bench/cuda's
+ * kernels take (A, B, C, n), one work-group per tile x tile of C; CLBlast's
+ * Xgemm takes (N, M, K, alpha, beta, B, A^T, C, 0, 0) over {n/4, n/4}
+ * (bench/vendor/clblast/README.md: the row-major recipe). */
+typedef struct gemm_case {
+  const char *file, *kernel;
+  size_t local[2];
+  unsigned tile;
+  bool clblast;
+  const variant *variants; /* NULL: the benchmark's own list */
+  unsigned num_variants;
+} gemm_case;
+
+/* Sets k's arguments for g and n. */
+static void gemm_args(const gemm_case *g, cl_kernel k, unsigned n, cl_mem dA, cl_mem dAT, cl_mem dB, cl_mem dC) {
+  if (!g->clblast) {
+    cl_uint nn = n;
+    clSetKernelArg(k, 0, sizeof dA, &dA);
+    clSetKernelArg(k, 1, sizeof dB, &dB);
+    clSetKernelArg(k, 2, sizeof dC, &dC);
+    clSetKernelArg(k, 3, sizeof nn, &nn);
+    return;
+  }
+  cl_int size = (cl_int)n, zero = 0;
+  float alpha = 1, beta = 0;
+  for (unsigned a = 0; a < 3; a++)
+    clSetKernelArg(k, a, sizeof size, &size);
+  clSetKernelArg(k, 3, sizeof alpha, &alpha);
+  clSetKernelArg(k, 4, sizeof beta, &beta);
+  clSetKernelArg(k, 5, sizeof dB, &dB);
+  clSetKernelArg(k, 6, sizeof dAT, &dAT);
+  clSetKernelArg(k, 7, sizeof dC, &dC);
+  clSetKernelArg(k, 8, sizeof zero, &zero);
+  clSetKernelArg(k, 9, sizeof zero, &zero);
+}
+
+/* C = A B (n x n, row-major): every variant of g, and cuBLAS; a sample of
  * entries against the host's double-precision sums. */
-static bool bench_sgemm(const char *file, const char *name, unsigned n, size_t local_x, size_t local_y,
-                        unsigned tile) {
+static bool bench_sgemm(const gemm_case *g, unsigned n) {
+  const char *name = g->kernel;
   size_t count = (size_t)n * n, bytes = count * sizeof(float);
   float *A = malloc(bytes), *B = malloc(bytes), *C = malloc(bytes);
   for (size_t i = 0; i < count; i++)
@@ -183,26 +251,36 @@ static bool bench_sgemm(const char *file, const char *name, unsigned n, size_t l
   cl_mem dB = clCreateBuffer(cl.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, B, &err);
   cl_mem dC = clCreateBuffer(cl.context, CL_MEM_READ_WRITE, bytes, NULL, &err);
   nvcl_check(err, "clCreateBuffer");
+  cl_mem dAT = NULL; /* A^T, for Xgemm */
+  if (g->clblast) {
+    float *AT = malloc(bytes);
+    for (size_t i = 0; i < n; i++)
+      for (size_t k = 0; k < n; k++)
+        AT[k * n + i] = A[i * n + k];
+    dAT = clCreateBuffer(cl.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, AT, &err);
+    nvcl_check(err, "clCreateBuffer");
+    free(AT);
+  }
   double flop = 2.0 * n * (double)n * n;
   row rows[MAX_ROWS];
   unsigned nr = 0;
-  size_t global[2] = {n / tile * local_x, n / tile * local_y}, local[2] = {local_x, local_y};
-  for (unsigned v = 0; v < num_variants; v++) {
+  size_t global[2] = {n / 4, n / 4}; /* Xgemm: a 4 x 4 block of C per work-item */
+  if (!g->clblast)
+    global[0] = n / g->tile * g->local[0], global[1] = n / g->tile * g->local[1];
+  const variant *vs = g->variants ? g->variants : variants;
+  unsigned nv = g->variants ? g->num_variants : num_variants;
+  for (unsigned v = 0; v < nv && nr < MAX_ROWS - 1; v++) {
     row *r = &rows[nr++];
     memset(r, 0, sizeof *r);
-    snprintf(r->label, sizeof r->label, "%s", variants[v][1]);
+    snprintf(r->label, sizeof r->label, "%s", vs[v].label);
     cl_program p;
-    cl_kernel k = build(file, name, variants[v][0], &p);
+    cl_kernel k = build(vs[v].file ? vs[v].file : g->file, name, vs[v].how, &p);
     if (!k)
       continue;
     float nan = NAN;
     nvcl_check(clEnqueueFillBuffer(cl.queue, dC, &nan, sizeof nan, 0, bytes, 0, NULL, NULL), "fill");
-    cl_uint nn = n;
-    clSetKernelArg(k, 0, sizeof dA, &dA);
-    clSetKernelArg(k, 1, sizeof dB, &dB);
-    clSetKernelArg(k, 2, sizeof dC, &dC);
-    clSetKernelArg(k, 3, sizeof nn, &nn);
-    r->ms = time_kernel(k, 2, global, local);
+    gemm_args(g, k, n, dA, dAT, dB, dC);
+    r->ms = time_kernel(k, 2, global, g->local);
     r->value = flop / (r->ms * 1e-3) / 1e12;
     r->ran = true;
     nvcl_check(clEnqueueReadBuffer(cl.queue, dC, CL_TRUE, 0, bytes, C, 0, NULL, NULL), "read C");
@@ -257,8 +335,11 @@ static bool bench_sgemm(const char *file, const char *name, unsigned n, size_t l
   char title[96];
   snprintf(title, sizeof title, "%s n=%u", name, n);
   const char *const refs[] = {"cuBLAS", "nvidia plain loads", "nvidia 1D copies"};
-  print_table(title, "TFLOP/s", rows, nr, refs, 3);
+  const char *const clblast_refs[] = {"cuBLAS", "nvidia CLBlast as is", "nvidia 2D as plain loads"};
+  print_table(title, "TFLOP/s", rows, nr, g->clblast ? clblast_refs : refs, 3);
   clReleaseMemObject(dA), clReleaseMemObject(dB), clReleaseMemObject(dC);
+  if (dAT)
+    clReleaseMemObject(dAT);
   free(A), free(B), free(C);
   bool ok = true;
   for (unsigned i = 0; i < nr; i++)
@@ -283,9 +364,9 @@ static bool bench_stencil(unsigned n, unsigned count) {
   for (unsigned v = 0; v < num_variants; v++) {
     row *r = &rows[nr++];
     memset(r, 0, sizeof *r);
-    snprintf(r->label, sizeof r->label, "%s", variants[v][1]);
+    snprintf(r->label, sizeof r->label, "%s", variants[v].label);
     cl_program p;
-    cl_kernel k = build("stencil", "stencil", variants[v][0], &p);
+    cl_kernel k = build("stencil", "stencil", variants[v].how, &p);
     if (!k)
       continue;
     float nan = NAN;
@@ -335,8 +416,13 @@ int main(int argc, char **argv) {
   nvcl_open(&cl);
   printf("vendor benchmark on %s (%s), driver %s; ratios: value / the reference's (> 1: faster)\n", cl.device_name,
          cl.platform_name, cl.driver_version);
-  bool ok = bench_sgemm("sgemm", "sgemm", 4096, 32, 8, 32);
-  ok &= bench_sgemm("sgemm_fast", "sgemm_fast", 4096, 16, 16, 128);
+  static const gemm_case sgemm = {"sgemm", "sgemm", {32, 8}, 32, false, NULL, 0};
+  static const gemm_case sgemm_fast = {"sgemm_fast", "sgemm_fast", {16, 16}, 128, false, NULL, 0};
+  static const gemm_case xgemm = {"xgemm", "Xgemm", {8, 16}, 0, true, clblast_variants,
+                                  sizeof clblast_variants / sizeof clblast_variants[0]};
+  bool ok = bench_sgemm(&sgemm, 4096);
+  ok &= bench_sgemm(&sgemm_fast, 4096);
+  ok &= bench_sgemm(&xgemm, 4096);
   ok &= bench_stencil(8192, 8);
   nvcl_close(&cl);
   printf("\n%s\n", ok ? "all results correct" : "FAIL: some results are wrong or missing");

@@ -11,6 +11,8 @@
  *    becomes a wrapper that computes the pointers and calls the original
  *    body, which is inlined; unless the target's driver allocates local
  *    arguments itself (NVIDIA's OpenCL);
+ *  - volatile accesses to private variables no one else can see made
+ *    plain (private_volatile.c);
  *  - the target's builtins and OpenCL C library; then default<O3> and the
  *    target's code generator. */
 #define _POSIX_C_SOURCE 200809L
@@ -468,6 +470,7 @@ bool gac_gpu_from_bitcode(const gac_gpu_target *t, const void *options, const vo
     LLVMDisposeTargetData(layout);
     retarget_functions(t, mod);
     align_local_arrays(mod);
+    gac_gpu_unvolatile_private(mod);
     ok = t->define_library(mod, options, diag);
   }
   char *error = NULL;

@@ -61,6 +61,10 @@ bool gac_gpu_retarget_address_spaces(LLVMModuleRef *mod, unsigned constant_as, g
  * width and address space (atomics.c). */
 void gac_gpu_define_atomics(LLVMModuleRef mod);
 
+/* Volatile loads and stores of private variables whose address goes
+ * nowhere else made plain (private_volatile.c says why); true if any was. */
+bool gac_gpu_unvolatile_private(LLVMModuleRef mod);
+
 /* Links the bitcode library at path into mod lazily: only the functions mod
  * calls are read (llvm_gpu.c). `what` names it in diagnostics. */
 bool gac_gpu_link_library(LLVMModuleRef mod, const char *path, const char *what, const char *rule, gac_diag *diag);
