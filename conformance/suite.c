@@ -310,6 +310,23 @@ static bool run_fence(const gac_backend *o, const char *program, const char *ker
   return ok;
 }
 
+/* stream_tiles: b = a over G groups of `tiles` tiles of E floats. */
+static bool run_fence_stream(const gac_backend *o, const char *program, size_t E, size_t tiles, size_t G, size_t local,
+                             double *ms, char *why, size_t why_len) {
+  void *k = o->load(o->self, program, "stream_tiles", why, why_len);
+  if (!k)
+    return false;
+  size_t n = G * tiles * E;
+  float *a = small_ints(n, 17), *b = calloc(n, sizeof(float)), *want = malloc(n * sizeof(float));
+  float c = 0;
+  for (size_t i = 0; i < n; i++)
+    want[i] = a[i];
+  arg args[] = {BUF(a, n * sizeof(float)), BUF(b, n * sizeof(float)), BUF(&c, sizeof c),
+                LOCAL(E * sizeof(float)), LOCAL(sizeof(float)), U64(E), U64(tiles)};
+  size_t global = G * local;
+  return run_float_kernel(o, k, args, 7, 1, &global, &local, a, b, want, n, ms, why, why_len);
+}
+
 /* ---- software-pipelined kernels (kernels/pipelined.cl) ---- */
 
 #define TS 16
@@ -562,6 +579,12 @@ unsigned gac_conformance_suite(const gac_backend *o) {
       snprintf(params, sizeof params, "%s: %s, 320 and 64 floats, g=6 l=64", fence_programs[p], fence_kernels[j]);
       ROW("fence", params, run_fence(o, fence_programs[p], fence_kernels[j], 320, 64, 6, 64, &ms, why, sizeof why));
     }
+  for (size_t p = 0; p < 2; p++) {
+    char params[160];
+    snprintf(params, sizeof params, "%s: stream_tiles, 7 tiles of 512 floats through one buffer, g=5 l=64",
+             fence_programs[p]);
+    ROW("fence", params, run_fence_stream(o, fence_programs[p], 512, 7, 5, 64, &ms, why, sizeof why));
+  }
 #undef ROW
 
   printf("%u passed, %u failed\n", passed, failed);

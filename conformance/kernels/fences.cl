@@ -114,3 +114,20 @@ kernel void export_after_import_both(global const float *a, global float *b, glo
   for (size_t i = l; i < E; i += ls)
     c[g * E + i] = l1[i];
 }
+
+/* A stream through one local buffer: for each of T tiles, import it and
+ * export it again; the fence orders each export (which reads l1) before the
+ * next tile's import (which overwrites it), with no wait between them.
+ * b = a, over G groups of T tiles of E floats. */
+kernel void stream_tiles(global const float *a, global float *b, global float *c, local float *l1,
+                         local float *l2, ulong E, ulong T) {
+  IDS;
+  event_t out = 0;
+  for (size_t t = 0; t < T; t++) {
+    event_t in = IMPORT(l1, a + (g * T + t) * E, E, 0);
+    wait_group_events(1, &in);
+    out = EXPORT(b + (g * T + t) * E, (local const float *)l1, E, out);
+    FENCE(CLK_LOCAL_MEM_FENCE);
+  }
+  wait_group_events(1, &out);
+}

@@ -37,13 +37,13 @@
 
 extern const char gac_late_runtime_text[]; /* late/late_runtime.spvasm, embedded */
 
-enum { INIT, TO_LOCAL, TO_GLOBAL, WAIT_EVENTS, COMMIT, WAIT_QUEUE, FINISH, CHECK, FENCE, NUM_RUNTIME };
+enum { INIT, TO_LOCAL, TO_GLOBAL, WAIT_EVENTS, COMMIT, WAIT_QUEUE, FINISH, CHECK, FENCE, COPY_CHECK, NUM_RUNTIME };
 static const char *const runtime_names[NUM_RUNTIME] = {
     "gac_late_init",   "gac_late_to_local",   "gac_late_to_global", "gac_late_wait_events",
     "gac_late_commit", "gac_late_wait_queue", "gac_late_finish",    "gac_late_check",
-    "gac_late_fence"};
+    "gac_late_fence",  "gac_late_copy_check"};
 /* The state's size in 64-bit words: late_runtime.cl's STATE_WORDS. */
-#define STATE_WORDS (2 + 16 * 13 + 8 * 3 + 1)
+#define STATE_WORDS (2 + 16 * 13 + 8 * 3 + 2)
 /* gac_late_check's kind: late_runtime.cl's WRITE and LOCAL. */
 enum { KIND_WRITE = 1, KIND_LOCAL = 2 };
 
@@ -167,9 +167,17 @@ static uint32_t to_u64(late *t, gac_builder *b, uint32_t x) {
   return gac_build_ops(b, wide ? SpvOpBitcast : SpvOpUConvert, t->u64, GAC_NEW_ID, GAC_ID(x))->result_id;
 }
 
+static void site_text(const gac_module *m, const gac_inst *i, uint32_t pointer, char *text, size_t n);
+static uint32_t string_constant(late *t, const char *text);
+
+/* A copy, then the runtime's check that it read nothing a copy in flight
+ * writes (late_runtime.cl: gac_late_copy_check). */
 static void lower_copy(late *t, gac_inst *inst, const gac_async_copy *k) {
   gac_module *m = t->L.m;
   gac_function *f = gac_inst_function(inst);
+  char text[512];
+  site_text(m, inst, k->source, text, sizeof text);
+  uint32_t site = string_constant(t, text);
   gac_builder b = gac_builder_before(m, inst);
   bool to_local = lower_global_to_local(m, k->destination, k->source);
   bool is3d = k->op == GAC_GROUP_ASYNC_COPY_3D3D;
@@ -190,6 +198,9 @@ static void lower_copy(late *t, gac_inst *inst, const gac_async_copy *k) {
       to_u64(t, &b, is3d ? k->destination_plane_area : t->L.zero),
   };
   uint32_t group = call(t, &b, to_local ? TO_LOCAL : TO_GLOBAL, t->u64, args, sizeof args / sizeof *args);
+  uint32_t text_type = gac_type_pointer(m, SpvStorageClassUniformConstant, t->L.uchar_type);
+  uint32_t check[] = {state_pointer(t, inst), gac_build_ops(&b, SpvOpBitcast, text_type, GAC_NEW_ID, GAC_ID(site))->result_id};
+  call(t, &b, COPY_CHECK, t->void_type, check, 2);
   uint32_t event = group_to_event(t, &b, f, group);
   uint32_t result = inst->result_id;
   gac_inst_remove(m, inst);
@@ -432,6 +443,7 @@ static void site_text(const gac_module *m, const gac_inst *i, uint32_t pointer, 
   const char *op = i->opcode == SpvOpLoad          ? "OpLoad"
                    : i->opcode == SpvOpStore       ? "OpStore to"
                    : i->opcode == SpvOpAtomicStore ? "OpAtomicStore to"
+                   : i->opcode == SpvOpGroupAsyncCopy || gac_is_async_copy_inst(m, i) ? "async copy from"
                                                    : "atomic";
   uint32_t id = i->result_id ? i->result_id : pointer;
   const char *var = debug_name(m, pointer_base(m, pointer));

@@ -16,7 +16,7 @@ trap 'rm -rf "$work"' EXIT
 . "$(dirname "$0")/mutant_lib.sh"
 
 kernels=(import_after_export_local import_after_export_global import_after_export_both
-         export_after_import_local export_after_import_global export_after_import_both)
+         export_after_import_local export_after_import_global export_after_import_both stream_tiles)
 status=0 n=0
 echo "| program | mutant | --check-async (module) | checker catches | late on PoCL | caught |"
 echo "|---|---|---|---|---|---|"

@@ -25,9 +25,12 @@
 #define ENTRY(i) (2 + (i) * FIELDS)
 #define COMMIT(j) (2 + CAPACITY * FIELDS + (j) * 3)
 #define REPORTS (2 + CAPACITY * FIELDS + COMMITS * 3)
-#define STATE_WORDS (REPORTS + 1)
+#define RACED (REPORTS + 1)
+#define STATE_WORDS (REPORTS + 2)
 /* state[0]: the last group number; state[1]: the last commit's sequence number;
- * state[REPORTS]: how many accesses to memory in flight the work-group made.
+ * state[REPORTS]: how many accesses to memory in flight the work-group made;
+ * state[RACED]: 1 when the last copy issued was the work-group's first that
+ * read what a copy in flight writes (gac_late_copy_check prints it).
  * Entry fields: */
 enum { GROUP, TO_LOCAL, DST, SRC, BPE, PER_LINE, LINES, PLANES, SRC_LINE, SRC_PLANE, DST_LINE, DST_PLANE, FENCED };
 /* FENCED: the flags of the copy fences since the copy was issued
@@ -130,12 +133,13 @@ static bool copies_conflict(local const ulong *p, local const ulong *n, ulong fl
 /* Records a copy and poisons its destination (the leader). A copy in
  * flight that a fence since orders before this one lands first; one that
  * no fence orders and whose destination this one reads is a race, which
- * the result reports (then 1: printed by issue(), outside this function). */
-static LEADER uint record(local ulong *state, bool lead, ulong event, bool to_local, ulong dst, ulong src, ulong bpe,
+ * state[RACED] reports (gac_late_copy_check prints it: no printf here or in
+ * what PoCL inlines with barriers, see the top). */
+static LEADER void record(local ulong *state, bool lead, ulong event, bool to_local, ulong dst, ulong src, ulong bpe,
                           ulong per_line, ulong lines, ulong planes, ulong src_line, ulong src_plane,
                           ulong dst_line, ulong dst_plane) {
   if (!lead)
-    return 0;
+    return;
   int slot = -1;
   for (int i = CAPACITY - 1; i >= 0; i--)
     if (!state[ENTRY(i) + GROUP])
@@ -171,7 +175,7 @@ static LEADER uint record(local ulong *state, bool lead, ulong event, bool to_lo
   }
   e[GROUP] = event ? event : ++state[0];
   move(e, true);
-  return raced && !atomic_inc((volatile local uint *)(state + REPORTS));
+  state[RACED] = raced && !atomic_inc((volatile local uint *)(state + REPORTS));
 }
 
 /* Returns the copy's group: `event` when the copy joins one, else a new
@@ -181,12 +185,8 @@ static LEADER uint record(local ulong *state, bool lead, ulong event, bool to_lo
 static ulong issue(local ulong *state, ulong event, bool to_local, ulong dst, ulong src, ulong bpe, ulong per_line,
                    ulong lines, ulong planes, ulong src_line, ulong src_plane, ulong dst_line, ulong dst_plane) {
   barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
-  uint raced = record(state, leads(), event, to_local, dst, src, bpe, per_line, lines, planes, src_line, src_plane,
-                      dst_line, dst_plane);
-  if (raced)
-    printf("gac late: an async copy %s %s memory that an async copy still in flight writes: no wait or copy fence "
-           "orders them (work-group %u,%u,%u)\n",
-           "reads", to_local ? "global" : "local", (uint)get_group_id(0), (uint)get_group_id(1), (uint)get_group_id(2));
+  record(state, leads(), event, to_local, dst, src, bpe, per_line, lines, planes, src_line, src_plane, dst_line,
+         dst_plane);
   barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
   ulong last = state[0];
   ulong group = event ? event : last;
@@ -364,6 +364,25 @@ void gac_late_check(local ulong *state, ulong address, ulong bytes, uint kind, c
            site, found & WRITE ? "writes" : "reads", found & LOCAL ? "local" : "global",
            found & AT_DST ? "writes" : "reads", (uint)get_group_id(0), (uint)get_group_id(1),
            (uint)get_group_id(2), (uint)get_local_id(0), (uint)get_local_id(1), (uint)get_local_id(2));
+}
+
+/* Whether the copy just issued raced (record()), for the leader; cleared. */
+static LEADER uint take_race(local ulong *state, bool lead) {
+  if (!lead)
+    return 0;
+  uint raced = state[RACED] != 0;
+  state[RACED] = 0;
+  return raced;
+}
+
+/* After each copy: the work-group's first copy that read memory a copy in
+ * flight writes, with no wait or copy fence between, is printed (`site`
+ * names the copy). One branch, as in gac_late_check, and no barrier. */
+void gac_late_copy_check(local ulong *state, constant char *site) {
+  if (take_race(state, leads()))
+    printf("gac late: %s reads memory that an async copy still in flight writes: no wait or copy fence orders "
+           "them (work-group %u,%u,%u)\n",
+           site, (uint)get_group_id(0), (uint)get_group_id(1), (uint)get_group_id(2));
 }
 
 /* The end of the kernel: everything still in flight lands. */
