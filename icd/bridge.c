@@ -1,9 +1,11 @@
-/* From SPIR-V to what PoCL 3.1 can build: validate (the set's rules and the
- * core rules), raise builtin calls, lower the copies, then llvm-spirv-15 -r to
- * SPIR 1.2 bitcode (a subprocess: llvm-spirv-15 has no C interface). Results
+/* From SPIR-V to what the wrapped driver can build: validate (the set's
+ * rules and the core rules), raise builtin calls, pipeline the annotated
+ * loops, then for PoCL 3.1 lower the copies and run llvm-spirv-15 -r to
+ * SPIR 1.2 bitcode (a subprocess: llvm-spirv-15 has no C interface); for
+ * NVIDIA's OpenCL driver emit PTX with gac's PTX path (docs/LAYER.md). Results
  * are cached by content: <cache>/<hash>.spv holds the input (compared in full
  * on a hit, so a hash collision cannot return the wrong program) and
- * <hash>.bc the bitcode. The hash covers the layer's own file, so a rebuilt
+ * <hash>.bc what was built (bitcode or PTX; the target is in the hash). The hash covers the layer's own file, so a rebuilt
  * or upgraded gac never takes bitcode an older one made. The cache is
  * $GAC_LAYER_CACHE_DIR, else $XDG_CACHE_HOME/gac, else ~/.cache/gac;
  * GAC_LAYER_CACHE_DIR=off disables it. */
@@ -20,6 +22,7 @@
 #include <unistd.h>
 
 #include "gac/pass.h"
+#include "gac/ptx.h"
 #include "gac/validate.h"
 #include "layer.h"
 
@@ -127,19 +130,55 @@ static char *diag_text(const gac_diag *d, const char *intro) {
  * row of bench/pocl, and faster on most (docs/LOWERING.md). */
 static const char default_strategy[] = "auto";
 
-bool gac_bridge_il(const void *il, size_t size, const char *profile, unsigned char **bc, size_t *bc_size,
-                   char **log) {
+/* The lowering argument the SPIR target's copies get, and the cache's
+ * name of what is built (which keeps the targets apart). */
+static void target_key(const gac_layer_target *t, char *lower_arg, size_t n) {
   const char *strategy = getenv("GAC_LAYER_STRATEGY") ? getenv("GAC_LAYER_STRATEGY") : default_strategy;
-  char lower_arg[96], key[1024];
-  /* auto lowers for the wrapped device's profile; the cache keeps them apart. */
-  if (strcmp(strategy, "auto") == 0)
-    snprintf(lower_arg, sizeof lower_arg, "opencl,strategy=auto,device=%s", profile);
+  if (t->kind == GAC_LAYER_PTX)
+    snprintf(lower_arg, n, "ptx,sm=%u,abi=opencl", t->sm);
+  else if (strcmp(strategy, "auto") == 0) /* auto lowers for the wrapped device's profile */
+    snprintf(lower_arg, n, "opencl,strategy=auto,device=%s", t->profile);
   else
-    snprintf(lower_arg, sizeof lower_arg, "opencl,strategy=%s", strategy);
+    snprintf(lower_arg, n, "opencl,strategy=%s", strategy);
+}
+
+/* m (raised, pipelined, valid) as PTX for NVIDIA's OpenCL driver: gac's PTX
+ * path lowers the copies itself. The text with its NUL, as the driver
+ * takes PTX. */
+static bool emit_nvidia_ptx(gac_module *m, const gac_layer_target *t, unsigned char **out, size_t *out_size,
+                            char **log) {
+  if (!t->sm) {
+    char text[200];
+    snprintf(text, sizeof text,
+             "gac layer: gac's PTX path needs an NVIDIA GPU of compute capability 8.0 or later "
+             "(cp.async); this one is %u.%u",
+             t->compute_capability / 10, t->compute_capability % 10);
+    *log = strdup(text);
+    return false;
+  }
+  gac_diag d;
+  gac_diag_init(&d);
+  gac_ptx_options o = {.sm = t->sm, .abi = GAC_PTX_ABI_OPENCL};
+  char *ptx = NULL;
+  size_t size = 0;
+  bool ok = gac_emit_ptx(m, &o, &ptx, &size, &d);
+  if (!ok)
+    *log = diag_text(&d, "gac layer: emitting PTX failed:");
+  gac_diag_free(&d);
+  *out = (unsigned char *)ptx;
+  *out_size = ok ? size + 1 : 0;
+  return ok;
+}
+
+bool gac_bridge_il(const void *il, size_t size, const gac_layer_target *t, unsigned char **bc, size_t *bc_size,
+                   char **log) {
+  char lower_arg[96], key[1024];
+  target_key(t, lower_arg, sizeof lower_arg);
   bool cached = cache_key(il, size, lower_arg, key, sizeof key);
   if (cached && cache_lookup(key, il, size, bc, bc_size))
     return true;
 
+  bool spir = t->kind == GAC_LAYER_SPIR;
   gac_diag d;
   gac_diag_init(&d);
   gac_module *m = gac_module_read_bytes(il, size, &d);
@@ -153,26 +192,30 @@ bool gac_bridge_il(const void *il, size_t size, const char *profile, unsigned ch
   /* OpenCL C 2.0/3.0 hands builtins generic pointers PoCL 3.1 has no overloads for. */
   else if (!gac_run_pass(m, "specialize-generic-pointers", NULL, &d) ||
            !gac_run_pass(m, "raise-async-copies", NULL, &d) || !gac_run_pass(m, "pipeline-loops", NULL, &d) ||
-           !gac_run_pass(m, "lower-async-copies", lower_arg, &d))
+           (spir && !gac_run_pass(m, "lower-async-copies", lower_arg, &d)))
     *log = diag_text(&d, "gac layer: lowering failed:");
   else if (!gac_validate(m, &vopts, &d))
     *log = diag_text(&d, "gac layer: internal error: the lowered module is invalid:");
   ok = ok && !gac_diag_has_errors(&d);
   uint32_t *words = NULL;
   size_t n = 0;
-  if (ok && !gac_module_ids_fit(m, &d)) {
-    *log = diag_text(&d, "gac layer: lowering failed:");
-    ok = false;
-  }
-  if (ok && !gac_module_write(m, &words, &n)) {
-    *log = strdup("gac layer: out of memory");
-    ok = false;
-  }
-  ok = ok && gac_spirv_to_bitcode(words, n, NULL, bc, bc_size, log);
-  if (ok && !gac_check_pocl_links(*bc, *bc_size, log)) {
-    free(*bc);
-    *bc = NULL;
-    ok = false;
+  if (ok && !spir) {
+    ok = emit_nvidia_ptx(m, t, bc, bc_size, log);
+  } else if (ok) {
+    if (!gac_module_ids_fit(m, &d)) {
+      *log = diag_text(&d, "gac layer: lowering failed:");
+      ok = false;
+    }
+    if (ok && !gac_module_write(m, &words, &n)) {
+      *log = strdup("gac layer: out of memory");
+      ok = false;
+    }
+    ok = ok && gac_spirv_to_bitcode(words, n, NULL, bc, bc_size, log);
+    if (ok && !gac_check_pocl_links(*bc, *bc_size, log)) {
+      free(*bc);
+      *bc = NULL;
+      ok = false;
+    }
   }
   if (ok && cached)
     cache_store(key, il, size, *bc, *bc_size);

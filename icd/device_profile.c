@@ -1,5 +1,13 @@
-/* The device profile the layer lowers copies for (strategy=auto's
- * device=...): what kind of device the wrapped driver reports. PoCL's CPU
+/* What the layer builds for a wrapped device (layer.h: gac_layer_target).
+ *
+ * NVIDIA's GPUs (vendor id 0x10de) get PTX from gac's PTX path for their
+ * compute capability (sm_90 from 9.0 on, sm_80 for 8.x), by NVIDIA's
+ * OpenCL ABI (--ptx-abi=opencl, docs/VENDOR.md), which the driver builds
+ * with clCreateProgramWithBinary; an older NVIDIA GPU has no cp.async, and
+ * gac refuses to build for it (the program's build log says so). Every
+ * other device gets SPIR 1.2 bitcode, as PoCL takes it.
+ *
+ * The profile strategy=auto lowers copies for (device=...): PoCL's CPU
  * device runs a work-group's work-items one after another on one core,
  * which is what the pocl-cpu profile was measured on (bench/pocl); a GPU or
  * accelerator runs them side by side (the gpu profile). A CPU device of
@@ -8,9 +16,28 @@
 
 #include "layer.h"
 
+/* cl_nv_device_attribute_query */
+#define NV_COMPUTE_CAPABILITY_MAJOR 0x4000
+#define NV_COMPUTE_CAPABILITY_MINOR 0x4001
+#define NVIDIA_VENDOR_ID 0x10de
+
 const char *gac_device_profile(cl_device_id device) {
   cl_device_type type = CL_DEVICE_TYPE_CPU;
   if (!device || gac_next->clGetDeviceInfo(device, CL_DEVICE_TYPE, sizeof type, &type, NULL) != CL_SUCCESS)
     return "pocl-cpu";
   return type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR) ? "gpu" : "pocl-cpu";
+}
+
+gac_layer_target gac_device_target(cl_device_id device) {
+  gac_layer_target t = {.kind = GAC_LAYER_SPIR, .profile = gac_device_profile(device)};
+  cl_uint vendor = 0, major = 0, minor = 0;
+  if (!device || gac_next->clGetDeviceInfo(device, CL_DEVICE_VENDOR_ID, sizeof vendor, &vendor, NULL) != CL_SUCCESS ||
+      vendor != NVIDIA_VENDOR_ID)
+    return t;
+  t.kind = GAC_LAYER_PTX;
+  if (gac_next->clGetDeviceInfo(device, NV_COMPUTE_CAPABILITY_MAJOR, sizeof major, &major, NULL) == CL_SUCCESS)
+    gac_next->clGetDeviceInfo(device, NV_COMPUTE_CAPABILITY_MINOR, sizeof minor, &minor, NULL);
+  t.sm = major >= 9 ? 90 : major == 8 ? 80 : 0;
+  t.compute_capability = major * 10 + minor;
+  return t;
 }

@@ -1,8 +1,10 @@
-/* Entry points of the layer (cl_layer.h): ocl-icd calls clInitLayer with the
- * dispatch table of what is below, and calls through the table we return. We
- * override a few entries and forward everything else unchanged, so PoCL's
- * objects stay PoCL's own. */
+/* Entry points of the layer (cl_layer.h): the ICD loader calls clInitLayer
+ * with the dispatch table of what is below, and calls through the table we
+ * return. We override a few entries and forward everything else unchanged,
+ * so the driver's objects (PoCL's, NVIDIA's) stay its own. */
 #include <CL/cl_layer.h>
+#include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "layer.h"
@@ -27,7 +29,7 @@ GAC_EXPORT CL_API_ENTRY cl_int CL_API_CALL clGetLayerInfo(cl_layer_info param_na
     return gac_answer(&v, sizeof v, param_value_size, param_value, param_value_size_ret);
   }
   case CL_LAYER_NAME: {
-    static const char name[] = "gac: SPIR-V and cl_khr_extended_async_copies for PoCL";
+    static const char name[] = "gac: SPIR-V, cl_khr_extended_async_copies and cl_khr_async_work_group_copy_fence";
     return gac_answer(name, sizeof name, param_value_size, param_value, param_value_size_ret);
   }
   default:
@@ -35,13 +37,26 @@ GAC_EXPORT CL_API_ENTRY cl_int CL_API_CALL clGetLayerInfo(cl_layer_info param_na
   }
 }
 
+/* The entries the layer overrides or calls go up to clCreateProgramWithIL
+ * (OpenCL 2.1); a loader's table may end sooner than this header's, which
+ * has later extensions' entries too (Ubuntu 24.04's ocl-icd 2.3.2 passes
+ * fewer than Debian 12's headers define). */
+#define NEEDED_ENTRIES (offsetof(cl_icd_dispatch, clCreateProgramWithIL) / sizeof(void *) + 1)
+
 GAC_EXPORT CL_API_ENTRY cl_int CL_API_CALL clInitLayer(cl_uint num_entries, const cl_icd_dispatch *target_dispatch,
                                             cl_uint *num_entries_ret, const cl_icd_dispatch **layer_dispatch_ret) {
   const cl_uint ours = sizeof(cl_icd_dispatch) / sizeof(void *);
-  if (!target_dispatch || !num_entries_ret || !layer_dispatch_ret || num_entries < ours)
+  if (!target_dispatch || !num_entries_ret || !layer_dispatch_ret)
     return CL_INVALID_VALUE;
+  if (num_entries < NEEDED_ENTRIES) {
+    fprintf(stderr, "gac layer: the ICD loader's dispatch table has %u entries, fewer than the %zu the layer needs; "
+            "not loaded\n", num_entries, (size_t)NEEDED_ENTRIES);
+    return CL_INVALID_VALUE;
+  }
   gac_next = target_dispatch;
-  dispatch = *target_dispatch;
+  /* As many entries as both know; the rest of ours stay NULL. */
+  memset(&dispatch, 0, sizeof dispatch);
+  memcpy(&dispatch, target_dispatch, (num_entries < ours ? num_entries : ours) * sizeof(void *));
   dispatch.clGetPlatformInfo = gac_GetPlatformInfo;
   dispatch.clGetDeviceInfo = gac_GetDeviceInfo;
   dispatch.clGetExtensionFunctionAddressForPlatform = gac_GetExtensionFunctionAddressForPlatform;
@@ -58,7 +73,7 @@ GAC_EXPORT CL_API_ENTRY cl_int CL_API_CALL clInitLayer(cl_uint num_entries, cons
   dispatch.clGetKernelInfo = gac_GetKernelInfo;
   dispatch.clCompileProgram = gac_CompileProgram;
   dispatch.clLinkProgram = gac_LinkProgram;
-  *num_entries_ret = ours;
+  *num_entries_ret = num_entries < ours ? num_entries : ours;
   *layer_dispatch_ret = &dispatch;
   return CL_SUCCESS;
 }

@@ -57,13 +57,27 @@ bool gac_source_compiled(gac_source_program *w, const void **il, size_t *size);
 cl_int gac_source_info(gac_source_program *w, cl_program_info, size_t, void *, size_t *);
 cl_int gac_source_build_info(gac_source_program *w, cl_device_id, cl_program_build_info, size_t, void *, size_t *);
 
-/* bridge.c: SPIR-V -> validated, lowered SPIR-V -> SPIR 1.2 bitcode for PoCL.
- * On failure returns false with a build log in *log (malloc'd). */
-bool gac_bridge_il(const void *il, size_t size, const char *profile, unsigned char **bitcode, size_t *bitcode_size,
-                   char **log);
-/* device_profile.c: "pocl-cpu" or "gpu", the profile strategy=auto lowers
- * copies for on `device` (from its CL_DEVICE_TYPE). */
+/* device_profile.c: what the layer builds for a device. */
+typedef enum gac_layer_target_kind {
+  GAC_LAYER_SPIR, /* SPIR 1.2 bitcode (PoCL), built with -x spir -spir-std=1.2 */
+  GAC_LAYER_PTX,  /* PTX for NVIDIA's OpenCL driver, built as a binary */
+} gac_layer_target_kind;
+typedef struct gac_layer_target {
+  gac_layer_target_kind kind;
+  const char *profile;         /* SPIR: "pocl-cpu" or "gpu" (strategy=auto's device=) */
+  unsigned sm;                 /* PTX: 80 or 90; 0 if the GPU has neither */
+  unsigned compute_capability; /* PTX: major * 10 + minor, as the driver reports it */
+} gac_layer_target;
+gac_layer_target gac_device_target(cl_device_id device);
+/* "pocl-cpu" or "gpu", the profile strategy=auto lowers copies for on
+ * `device` (from its CL_DEVICE_TYPE). */
 const char *gac_device_profile(cl_device_id device);
+
+/* bridge.c: SPIR-V -> validated, lowered SPIR-V -> what target t builds:
+ * SPIR 1.2 bitcode for PoCL, or PTX (with its NUL) for NVIDIA's driver.
+ * On failure returns false with a build log in *log (malloc'd). */
+bool gac_bridge_il(const void *il, size_t size, const gac_layer_target *t, unsigned char **binary,
+                   size_t *binary_size, char **log);
 /* The module with its builtin calls raised, for linking (*out malloc'd). */
 bool gac_raise_il(const void *il, size_t size, void **out, size_t *out_size, char **log);
 /* FNV-1a of size bytes, continuing from h (0xcbf29ce484222325 to start). */

@@ -1,6 +1,7 @@
 /* Programs created from SPIR-V. clCreateProgramWithIL bridges the module to
- * SPIR 1.2 bitcode (bridge.c) and creates a PoCL program from it, so the
- * program object is PoCL's own; the layer remembers which programs are such,
+ * what the device's driver builds (bridge.c: SPIR 1.2 bitcode for PoCL, PTX
+ * for NVIDIA's driver) and creates the driver's program from it, so the
+ * program object is the driver's own; the layer remembers which programs are such,
  * with their IL (for CL_PROGRAM_IL) and, when the module could not be
  * bridged, the build log that clBuildProgram then reports. Such a failed
  * program is a PoCL program made from empty source, so every other query on
@@ -19,6 +20,7 @@ typedef struct il_program {
   void *il;
   size_t il_size;
   char *failure_log; /* NULL if the module was bridged */
+  gac_layer_target_kind kind; /* what the driver got: SPIR bitcode or PTX */
 } il_program;
 
 static il_program *programs;
@@ -98,9 +100,10 @@ cl_program CL_API_CALL gac_CreateProgramWithIL(cl_context context, const void *i
   size_t bc_size = 0;
   cl_program program = NULL;
   if (err == CL_SUCCESS && entry) {
-    /* One bitcode for every device of the context: lowered for the first one's profile. */
-    const char *profile = gac_device_profile(num_devices ? devices[0] : NULL);
-    if (gac_bridge_il(il, length, profile, &bc, &bc_size, &entry->failure_log)) {
+    /* One binary for every device of the context: built for the first one. */
+    gac_layer_target target = gac_device_target(num_devices ? devices[0] : NULL);
+    entry->kind = target.kind;
+    if (gac_bridge_il(il, length, &target, &bc, &bc_size, &entry->failure_log)) {
       const unsigned char **bins = calloc(num_devices, sizeof *bins);
       size_t *sizes = calloc(num_devices, sizeof *sizes);
       for (cl_uint i = 0; i < num_devices; i++)
@@ -145,7 +148,7 @@ cl_int CL_API_CALL gac_BuildProgram(cl_program program, cl_uint num_devices, con
   if (w)
     return gac_source_build(w, num_devices, device_list, options, notify, user_data);
   il_program *p = find(program);
-  bool ours = p != NULL, failed = p && p->failure_log;
+  bool ours = p != NULL, failed = p && p->failure_log, ptx = p && p->kind == GAC_LAYER_PTX;
   done();
   if (!ours)
     return gac_next->clBuildProgram(program, num_devices, device_list, options, notify, user_data);
@@ -154,6 +157,9 @@ cl_int CL_API_CALL gac_BuildProgram(cl_program program, cl_uint num_devices, con
       notify(program, user_data);
     return CL_BUILD_PROGRAM_FAILURE;
   }
+  /* PTX is the driver's own binary: the options go as they are. */
+  if (ptx)
+    return gac_next->clBuildProgram(program, num_devices, device_list, options, notify, user_data);
   /* The bitcode is SPIR 1.2: PoCL needs to be told, whatever else was asked. */
   size_t n = (options ? strlen(options) : 0) + sizeof spir_options + 2;
   char *all = malloc(n);

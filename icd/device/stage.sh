@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# stage.sh BUILD DEST: what the gac layer needs to run in front of NVIDIA's
+# OpenCL driver on a machine without gac's Debian packages (docs/LAYER.md),
+# in two parts of under 64 MiB each (a device call's carry), xz-compressed
+# (the GPU machine has xz or Python's lzma, not zstd):
+#   DEST/1/part.tar.xz  lib/libgac-layer.so, lib/libgac-llvm.so (found next
+#                       to the layer), LLVM 19's library, libclc's NVPTX
+#                       library
+#   DEST/2/part.tar.xz  bin/llvm-spirv-15 with LLVM 15's library, the
+#                       translator's and libz3 (which a CUDA machine lacks);
+#                       beside it, as files, the conformance runner's sources
+#                       and the suite's raised modules (DEST/2/src, DEST/2/il)
+# The CUDA toolkit there gives libdevice. On a warm machine, one call
+# unpacks part 1 (run.sh DEST/1 OUT unpack), the next part 2 and runs the
+# checks (run.sh DEST/2 OUT). IL programs only: OpenCL C through the layer
+# would also need clang-15, a third transfer.
+set -euo pipefail
+build=$(realpath "$1") dest=$2
+root=$(cd "$(dirname "$0")/../.." && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/1/lib" "$work/1/clc" "$work/2/lib" "$work/2/bin" "$dest/1" "$dest/2"
+cp "$build/icd/libgac-layer.so" "$build/lowering/llvm/libgac-llvm.so" "$work/1/lib/"
+cp -L /usr/lib/x86_64-linux-gnu/libLLVM.so.19.1 "$work/1/lib/"
+cp -L /usr/lib/clc/nvptx64--nvidiacl.bc "$work/1/clc/"
+for l in libLLVM-15.so.1 libLLVMSPIRVLib.so.15 libz3.so.4; do
+  cp -L "/usr/lib/x86_64-linux-gnu/$l" "$work/2/lib/"
+done
+cp -L /usr/bin/llvm-spirv-15 "$work/2/bin/"
+# The libraries change only with gac's LLVM side or the packages: a part
+# is packed again only when what it holds changed.
+for part in 1 2; do
+  sum=$(cd "$work/$part" && find . -type f -print0 | sort -z | xargs -0 sha256sum | sha256sum | cut -c1-16)
+  if [ "$(cat "$dest/$part/part.sum" 2>/dev/null)" != "$sum" ]; then
+    tar -C "$work/$part" -cf - . | xz -9 -T2 > "$dest/$part/part.tar.xz"
+    echo "$sum" > "$dest/$part/part.sum"
+  fi
+  cp "$root/icd/device/run.sh" "$dest/$part/"
+done
+# The conformance suite's runner and its raised modules (IL), as files.
+rm -rf "$dest/2/il" "$dest/2/src"
+mkdir -p "$dest/2/il" "$dest/2/src/conformance" "$dest/2/src/support"
+cp "$build"/conformance/kernels/*.cooperative.raised.spv "$dest/2/il/"
+cp "$root"/conformance/{runner.c,suite.c,suite.h,cl_device.c,cl_device.h} "$dest/2/src/conformance/"
+cp "$root"/support/subprocess.[ch] "$dest/2/src/support/"
+du -b "$dest"/*/part.tar.xz
