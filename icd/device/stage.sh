@@ -12,14 +12,15 @@
 #                       and the suite's raised modules (DEST/2/src, DEST/2/il)
 # The CUDA toolkit there gives libdevice. On a warm machine, one call
 # unpacks part 1 (run.sh DEST/1 OUT unpack), the next part 2 and runs the
-# checks (run.sh DEST/2 OUT). IL programs only: OpenCL C through the layer
-# would also need clang-15, a third transfer.
+# checks (run.sh DEST/2 OUT): IL programs. DEST/3/part.tar.xz holds
+# clang-15 (OpenCL C through the layer): unpacked after the other two, the
+# CTS's async copy subtests run (run.sh DEST/3 OUT cts).
 set -euo pipefail
 build=$(realpath "$1") dest=$2
 root=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-mkdir -p "$work/1/lib" "$work/1/clc" "$work/2/lib" "$work/2/bin" "$dest/1" "$dest/2"
+mkdir -p "$work/1/lib" "$work/1/clc" "$work/2/lib" "$work/2/bin" "$work/3/lib" "$work/3/bin" "$dest/1" "$dest/2" "$dest/3"
 cp "$build/icd/libgac-layer.so" "$build/lowering/llvm/libgac-llvm.so" "$work/1/lib/"
 cp -L /usr/lib/x86_64-linux-gnu/libLLVM.so.19.1 "$work/1/lib/"
 cp -L /usr/lib/clc/nvptx64--nvidiacl.bc "$work/1/clc/"
@@ -27,9 +28,16 @@ for l in libLLVM-15.so.1 libLLVMSPIRVLib.so.15 libz3.so.4; do
   cp -L "/usr/lib/x86_64-linux-gnu/$l" "$work/2/lib/"
 done
 cp -L /usr/bin/llvm-spirv-15 "$work/2/bin/"
+# Part 3: clang-15 for OpenCL C through the layer, with its resource
+# headers where it looks for them (../lib/clang/<version> of the binary).
+cp -L /usr/lib/llvm-15/bin/clang "$work/3/bin/clang-15"
+cp -L /usr/lib/llvm-15/lib/libclang-cpp.so.15 "$work/3/lib/"
+resource=$(readlink -f "$(ls -d /usr/lib/llvm-15/lib/clang/15.* | head -n 1)")
+mkdir -p "$work/3/lib/clang/$(basename "$resource")"
+cp -rL "$resource/include" "$work/3/lib/clang/$(basename "$resource")/"
 # The libraries change only with gac's LLVM side or the packages: a part
 # is packed again only when what it holds changed.
-for part in 1 2; do
+for part in 1 2 3; do
   sum=$(cd "$work/$part" && find . -type f -print0 | sort -z | xargs -0 sha256sum | sha256sum | cut -c1-16)
   if [ "$(cat "$dest/$part/part.sum" 2>/dev/null)" != "$sum" ]; then
     tar -C "$work/$part" -cf - . | xz -9 -T2 > "$dest/$part/part.tar.xz"
@@ -43,4 +51,9 @@ mkdir -p "$dest/2/il" "$dest/2/src/conformance" "$dest/2/src/support"
 cp "$build"/conformance/kernels/*.cooperative.raised.spv "$dest/2/il/"
 cp "$root"/conformance/{runner.c,suite.c,suite.h,cl_device.c,cl_device.h} "$dest/2/src/conformance/"
 cp "$root"/support/subprocess.[ch] "$dest/2/src/support/"
+# The Khronos CTS's test_basic, if built here (scripts/cts.sh build), for
+# its async copy subtests through the layer (run.sh PART3 OUT cts).
+rm -f "$dest/3/test_basic"
+cts=${GAC_CTS_BUILD:-$root/build-cts}/test_conformance/basic/test_basic
+[ -x "$cts" ] && cp "$cts" "$dest/3/"
 du -b "$dest"/*/part.tar.xz

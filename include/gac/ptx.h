@@ -25,6 +25,10 @@
 #define GAC_PTX_BULK_COMMIT "__gac_bulk_commit"       /* () */
 #define GAC_PTX_BULK_WAIT "__gac_bulk_wait"           /* (): stores complete */
 #define GAC_PTX_FENCE_PROXY_ASYNC "__gac_fence_proxy_async" /* () */
+/* (): the same fence, before the barrier that precedes a bulk load
+ * (lower_ptx_fence.c keeps the two only where a work-item's write of local
+ * memory may precede the load's). */
+#define GAC_PTX_FENCE_PROXY_ASYNC_LOAD "__gac_fence_proxy_async_load"
 /* sm_90, warp-specialised loops (lower_ptx_warp_specialize.c). */
 #define GAC_PTX_MBAR_INIT_COUNT "__gac_mbar_init_count"           /* (mbar, uint count) */
 #define GAC_PTX_CP_ASYNC_MBAR_ARRIVE "__gac_cp_async_mbar_arrive" /* (mbar): arrives when the thread's cp.async land */

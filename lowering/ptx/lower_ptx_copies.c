@@ -144,6 +144,15 @@ gac_block *lower_ptx_bulk_copy(gac_lowering *L, lower_copy_plan *p, gac_block *t
    * bulk store. */
   if (store)
     lower_call(L, &t, GAC_PTX_FENCE_PROXY_ASYNC, 0, NULL, NULL);
+  /* A bulk load writes local memory through the async proxy: where the
+   * work-items wrote it (a tile cleared, say), their writes are ordered
+   * before the load's only by a proxy fence of theirs and a barrier
+   * (lower_ptx_fence.c removes both where no such write reaches). Not in
+   * a producer warp: its slot is freed by the consumers' release. */
+  if (load && !p->completes_on) {
+    lower_call(L, &t, GAC_PTX_FENCE_PROXY_ASYNC_LOAD, 0, NULL, NULL);
+    lower_workgroup_barrier(L, &t);
+  }
   uint32_t low = lower_op2(&t, SpvOpBitwiseAnd, L->size_type, any, gac_constant_int(m, L->size_type, 15));
   uint32_t ok = lower_op2(&t, SpvOpIEqual, L->bool_type, low, L->zero);
   uint32_t total = lower_mul(L, &t, p->total_lines, p->line_bytes);

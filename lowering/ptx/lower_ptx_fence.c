@@ -1,17 +1,27 @@
 /* sm_90: fence.proxy.async.shared::cta exactly where generic writes of
- * local memory can precede an async-proxy read of it (seed 002, TileLang's
- * InjectFenceProxy). A bulk store reads local memory through the async
- * proxy; stores, atomics and cp.async (not bulk) write it through the
- * generic proxy. The copy lowering puts a fence before the barrier that
- * precedes every bulk store; this pass keeps only those that a generic
- * write can reach without a fence in between:
+ * local memory can precede an async-proxy access to it (seed 002, TileLang's
+ * InjectFenceProxy):
+ *  - a bulk store reads local memory through the async proxy, after stores,
+ *    atomics and cp.async (not bulk), which write it through the generic
+ *    proxy: the copy lowering puts a fence before the barrier that precedes
+ *    every bulk store;
+ *  - a bulk load writes it through the async proxy, after such writes of
+ *    the work-items (a tile they cleared, then a copy into it: the CTS's
+ *    copy-fence kernels): the copy lowering puts a fence and a barrier
+ *    before every bulk load (GAC_PTX_FENCE_PROXY_ASYNC_LOAD, then the
+ *    barrier). A cp.async write is not counted here: it is one copy's, done
+ *    when a wait covers it, and two copies in flight into the same bytes
+ *    are the kernel's race.
+ * This pass keeps only the fences that such a write can reach without a
+ * fence in between, and with a load's fence its barrier:
  *
- *   forward dataflow, one bit "generic writes since the last fence";
- *   join: or (branches, loops); a kernel starts clean, another function as
- *   its calls leave it (dirty if it has none: it may be called from outside);
- *   a call of a function of the module makes it dirty if that function (or
- *   one it calls) writes; a call of anything else but gac's own PTX
- *   functions makes it dirty (conservative on unknown calls). */
+ *   forward dataflow, two bits: "generic writes since the last fence" and
+ *   "work-items' own writes since the last fence"; join: or (branches,
+ *   loops); a kernel starts clean, another function as its calls leave it
+ *   (dirty if it has none: it may be called from outside); a call of a
+ *   function of the module makes it dirty if that function (or one it
+ *   calls) writes; a call of anything else but gac's own PTX functions
+ *   makes it dirty (conservative on unknown calls). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,7 +34,16 @@ static bool writes_local(const gac_module *m, uint32_t pointer) {
   return lower_storage_class(m, pointer) == SpvStorageClassWorkgroup;
 }
 
-typedef enum effect { NONE, DIRTY, FENCE } effect;
+/* DIRTY: a work-item's write (both bits); COPY_WRITE: cp.async's (the store
+ * bit only); FENCE, LOAD_FENCE: a fence (both bits clear), before a bulk
+ * store, or before a bulk load and its barrier. */
+typedef enum effect { NONE, DIRTY, COPY_WRITE, FENCE, LOAD_FENCE } effect;
+enum { STORE_BIT = 1, LOAD_BIT = 2, BOTH = 3 };
+
+/* The bits after an instruction of effect e. */
+static uint8_t after(effect e, uint8_t dirty) {
+  return e == DIRTY ? BOTH : e == COPY_WRITE ? (uint8_t)(dirty | STORE_BIT) : e == FENCE || e == LOAD_FENCE ? 0 : dirty;
+}
 
 /* What the pass knows of the module's functions, by id. */
 typedef struct facts {
@@ -57,9 +76,12 @@ static effect effect_of(const facts *F, const gac_inst *i) {
       return DIRTY; /* unknown: conservative */
     if (strcmp(name, GAC_PTX_FENCE_PROXY_ASYNC) == 0)
       return FENCE;
+    if (strcmp(name, GAC_PTX_FENCE_PROXY_ASYNC_LOAD) == 0)
+      return LOAD_FENCE;
     /* cp.async (not bulk) writes through the generic proxy. */
     size_t len = strlen(GAC_PTX_CP_ASYNC_PREFIX);
-    return strncmp(name, GAC_PTX_CP_ASYNC_PREFIX, len) == 0 && name[len] >= '0' && name[len] <= '9' ? DIRTY : NONE;
+    return strncmp(name, GAC_PTX_CP_ASYNC_PREFIX, len) == 0 && name[len] >= '0' && name[len] <= '9' ? COPY_WRITE
+                                                                                                      : NONE;
   }
   default:
     /* Atomics that write: the pointer follows the result, or comes first (OpAtomicStore). */
@@ -94,7 +116,7 @@ static bool flow(facts *F, gac_function *f, bool apply) {
     index_of[gac_block_label(b)] = (uint32_t)k;
     blocks[k++] = b;
   }
-  in[0] = F->entry[f->def->result_id] == 2;
+  in[0] = F->entry[f->def->result_id] == 2 ? BOTH : 0;
   reached[0] = 1;
   for (bool changed = true; changed;) {
     changed = false;
@@ -102,15 +124,12 @@ static bool flow(facts *F, gac_function *f, bool apply) {
       if (!reached[k])
         continue;
       uint8_t dirty = in[k];
-      gac_foreach_inst(i, &blocks[k]->insts) {
-        effect e = effect_of(F, i);
-        dirty = e == DIRTY ? 1 : e == FENCE ? 0 : dirty;
-      }
+      gac_foreach_inst(i, &blocks[k]->insts) dirty = after(effect_of(F, i), dirty);
       gac_block *succ[64];
       unsigned ns = gac_block_successors(m, blocks[k], succ, 64);
       for (unsigned s = 0; s < ns; s++) {
         uint32_t j = index_of[gac_block_label(succ[s])];
-        if (!reached[j] || (dirty && !in[j])) {
+        if (!reached[j] || (dirty & ~in[j])) {
           reached[j] = 1;
           in[j] |= dirty;
           changed = true;
@@ -132,9 +151,16 @@ static bool flow(facts *F, gac_function *f, bool apply) {
           callee_changed = true;
         }
       }
-      if (apply && e == FENCE && !dirty && reached[k])
-        gac_inst_remove(m, i); /* nothing generic to order before the async proxy */
-      dirty = e == DIRTY ? 1 : e == FENCE ? 0 : dirty;
+      /* Nothing generic to order before the async proxy: the fence goes,
+       * and a load's barrier with it. */
+      if (apply && e == FENCE && !(dirty & STORE_BIT) && reached[k]) {
+        gac_inst_remove(m, i);
+      } else if (apply && e == LOAD_FENCE && !(dirty & LOAD_BIT) && reached[k]) {
+        if (next && next->opcode == SpvOpControlBarrier)
+          next = next->next, gac_inst_remove(m, i->next);
+        gac_inst_remove(m, i);
+      }
+      dirty = after(e, dirty);
     }
   }
   free(blocks);
@@ -155,7 +181,7 @@ void lower_ptx_fences(gac_lowering *L) {
         continue;
       bool w = false;
       gac_foreach_block(b, f) {
-        gac_foreach_inst(i, &b->insts) w |= effect_of(&F, i) == DIRTY;
+        gac_foreach_inst(i, &b->insts) w |= effect_of(&F, i) == DIRTY || effect_of(&F, i) == COPY_WRITE;
       }
       if (w)
         F.writes[f->def->result_id] = changed = true;

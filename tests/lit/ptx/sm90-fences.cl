@@ -1,5 +1,6 @@
 // sm_90: fence.proxy.async.shared::cta where generic writes of local memory
-// can precede a bulk store (an async-proxy read) of it, and nowhere else
+// can precede a bulk store (an async-proxy read) of it, or work-items'
+// writes a bulk load (an async-proxy write) of it, and nowhere else
 // (seed 002). The copy lowering fences before every bulk store; the fence
 // pass keeps the fences a generic write reaches: a kernel starts clean,
 // joins of branches and loops merge by "or", calls of unknown functions
@@ -91,4 +92,28 @@ kernel void calls_writer(global float *out, local float *tile) {
 kernel void calls_reader(global float *out, local float *tile) {
   out[64 + get_local_id(0)] = reader(tile);
   STORE(out)
+}
+
+// A bulk load into a tile the work-items cleared (the CTS's copy-fence
+// kernels): their writes and the load's both write the tile, through two
+// proxies, so a fence and a barrier come before the load. A bulk load that
+// no work-item's write reaches gets neither (the first one, at entry).
+#define LOAD(src) \
+  { event_t e = async_work_group_copy_2D2D(tile, 0, src, 0, 4, 256, 1, 256, 256, 0); wait_group_events(1, &e); }
+// CHECK-LABEL: .entry cleared_then_loaded(
+// CHECK-NOT: fence.proxy.async
+// CHECK: cp.async.bulk.shared::cluster.global
+// CHECK: st.shared
+// CHECK: fence.proxy.async.shared::cta;
+// CHECK: bar.sync 0;
+// CHECK-NOT: st.shared
+// CHECK: cp.async.bulk.shared::cluster.global
+// CHECK: ret;
+kernel void cleared_then_loaded(global float *out, global const float *in, local float *tile) {
+  LOAD(in)
+  out[get_local_id(0)] = tile[get_local_id(0)];
+  tile[get_local_id(0)] = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  LOAD(in + 256)
+  out[256 + get_local_id(0)] = tile[get_local_id(0)];
 }
