@@ -5,8 +5,9 @@
  * of 10 elements per work-item, pitch 10 on both sides. On the H200 every
  * local size and group count tried faults (CL_OUT_OF_RESOURCES at the read),
  * from sm_80 and sm_90 PTX, OpenCL C 1.2 or 3.0, packed or not; with the 2D
- * copy removed it does not. This harness has not been checked against
- * NVIDIA's own build of the kernel yet: that is the next step.
+ * copy removed it does not. NVIDIA's own build of the same kernel (a .cl
+ * argument: the source with vendor_copies.h in front, VENDOR_PLAIN) runs in
+ * this harness without a fault, so the fault is gac's.
  * Build: . nvidia_opencl.sh; gcc -std=c17 $NVCL_CFLAGS repro_cts_l2g2d.c nvcl.c $NVCL_LIBS -lm */
 #include "nvcl.h"
 #include <stdio.h>
@@ -18,8 +19,14 @@ int main(int argc, char **argv) {
   size_t local = argc > 2 ? (size_t)atoi(argv[2]) : 7, groups = argc > 3 ? (size_t)atoi(argv[3]) : 1111;
   int per_line = 10, lines_wg = 13 * (int)local, lines_wi = 13, stride = 10;
   const unsigned char *b = (const unsigned char *)ptx; size_t n = size + 1; cl_int st, err;
-  cl_program p = clCreateProgramWithBinary(cl.context, 1, &cl.device, &n, &b, &st, &err);
-  err = clBuildProgram(p, 1, &cl.device, "", NULL, NULL);
+  cl_program p;
+  if (strstr(argv[1], ".cl")) { /* NVIDIA's own build (the source with vendor_copies.h in front) */
+    p = nvcl_build_source(&cl, ptx, "");
+    err = p ? CL_SUCCESS : CL_BUILD_PROGRAM_FAILURE;
+  } else {
+    p = clCreateProgramWithBinary(cl.context, 1, &cl.device, &n, &b, &st, &err);
+    err = clBuildProgram(p, 1, &cl.device, "", NULL, NULL);
+  }
   cl_kernel k = clCreateKernel(p, "test_fn", &err);
   size_t bytes = groups * lines_wg * stride * 4;
   unsigned char *in = malloc(bytes), *out = calloc(bytes, 1);
