@@ -1,4 +1,4 @@
-/* repro-cts-l2g2d PTX [LOCAL [GROUPS]]: an open fault (docs/LAYER.md). The
+/* repro-cts-l2g2d PTX [LOCAL [GROUPS]]: a fault, fixed (docs/LAYER.md). The
  * Khronos CTS's async_copy_local_to_global2D kernel (STRUCT_SIZE 4), built by
  * gac-cc --emit=ptx --ptx-abi=opencl, run through NVIDIA's OpenCL with the
  * CTS's first 4-byte configuration: groups of LOCAL (7) work-items, 13 lines
@@ -7,7 +7,9 @@
  * from sm_80 and sm_90 PTX, OpenCL C 1.2 or 3.0, packed or not; with the 2D
  * copy removed it does not. NVIDIA's own build of the same kernel (a .cl
  * argument: the source with vendor_copies.h in front, VENDOR_PLAIN) runs in
- * this harness without a fault, so the fault is gac's.
+ * this harness without a fault, so the fault was gac's: its local argument
+ * was declared `.align 1`; declared `.align 16` it runs, and the result is
+ * right.
  * Build: . nvidia_opencl.sh; gcc -std=c17 $NVCL_CFLAGS repro_cts_l2g2d.c nvcl.c $NVCL_LIBS -lm */
 #include "nvcl.h"
 #include <stdio.h>

@@ -1,15 +1,16 @@
-/* An open fault (docs/LAYER.md, found by the Khronos CTS's
+/* A fault, fixed on 2026-11-27 (docs/LAYER.md; found by the Khronos CTS's
  * async_copy_local_to_global2D through the layer on an H200): gac's PTX of
- * this kernel, built with `gac-cc --emit=ptx --sm=80|90 --ptx-abi=opencl`,
- * faults in NVIDIA's OpenCL driver (CL_OUT_OF_RESOURCES at the read-back)
- * for every shape tried, plain, with -DWITH_IMPORT or -DFILL. With the
- * element size a run-time value (4 all the same: `(size_t)(unused - 9)`
- * with unused = 13) it runs; the suite's copy2d (copies.cl), whose element
- * size is an argument, runs too. So the fault is in the lowering of a 2D copy
- * out of local memory whose element size is the constant 4, for NVIDIA's
- * OpenCL ABI. Harness: bench/vendor/repro_cts_l2g2d.c's way, arguments
- * (src, dst, local of lines * per * 4 bytes, per, lines, 13, per, per) as
- * ulong, groups of 7. */
+ * this kernel for NVIDIA's OpenCL ABI faulted (CL_OUT_OF_RESOURCES at the
+ * read-back) at every shape tried, while the same kernel with the element
+ * size 4 computed at run time ran. The local argument was declared
+ * `.ptr .shared .align 1` (its pointee is uchar), so NVIDIA's driver need
+ * not align its allocation, and with the constant element size 4 the copy
+ * lowering moves units of 4 bytes and more with no byte path. Local
+ * arguments are now declared 16-byte aligned (llvm_gpu.c), as the CUDA
+ * ABI's offsets are; lit ptx/opencl-abi.cl checks the declaration. Run it
+ * as bench/vendor/repro_cts_l2g2d.c runs the CTS's kernel: arguments (src,
+ * dst, local of lines * per * 4 bytes, per, lines, 13, per, per) as ulong,
+ * groups of 7. */
 typedef uchar S;
 kernel void test_fn(const global S *src, global S *dst, local S *localBuffer, ulong per, ulong lines,
                     ulong unused, ulong srcStride, ulong dstStride) {

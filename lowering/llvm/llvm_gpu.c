@@ -142,6 +142,19 @@ static void retarget_functions(const gac_gpu_target *t, LLVMModuleRef mod) {
         LLVMSetAlignment(local_array, 16);
       }
       f = wrap_local_params(mod, f, local_array);
+    } else if (has_local) {
+      /* The driver allocates each local argument with the alignment its
+       * parameter declares (`.ptr .shared .align N`), which is the pointee's:
+       * 1 for a uchar or packed-struct pointer, whose allocation NVIDIA's
+       * driver then need not align, while the copies move 4-, 8- and
+       * 16-byte units where the element size allows them (the CTS's
+       * local_to_global2D faulted so). 16, as the CUDA ABI's offsets are. */
+      unsigned align = LLVMGetEnumAttributeKindForName("align", 5);
+      for (unsigned p = 0; p < LLVMCountParams(f); p++)
+        if (is_pointer_in(LLVMTypeOf(LLVMGetParam(f, p)), SPIR_LOCAL)) {
+          LLVMRemoveEnumAttributeAtIndex(f, p + 1, align);
+          LLVMAddAttributeAtIndex(f, p + 1, LLVMCreateEnumAttribute(c, align, 16));
+        }
     }
     LLVMSetFunctionCallConv(f, t->kernel_cc);
     if (t->annotate_kernel)

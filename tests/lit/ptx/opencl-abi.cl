@@ -4,7 +4,11 @@
 //  - the nvcl triple: kernel pointer parameters marked .ptr .global or
 //    .ptr .shared with their alignment, and `texmode_independent`;
 //  - a local argument stays a parameter, 64 bits wide (the driver writes
-//    64), not an offset into one dynamic shared array as for CUDA;
+//    64), not an offset into one dynamic shared array as for CUDA, and
+//    declared 16-byte aligned whatever it points to: the driver aligns the
+//    allocation as declared, and the copies' 4-, 8- and 16-byte units rely
+//    on it (a uchar pointer declared .align 1 faulted: the CTS's
+//    local_to_global2D, docs/LAYER.md);
 //  - the NDRange from environment registers: group offset %envreg0..2,
 //    global base %envreg3..5, group count %envreg6..8, work dimension
 //    %envreg9 (so get_work_dim, refused for CUDA, is defined).
@@ -31,13 +35,16 @@
 // OCL: .target sm_80, texmode_independent
 // OCL: .entry tile(
 // OCL-NEXT: .param .u64 .ptr .global .align 4 tile_param_0,
-// OCL-NEXT: .param .u64 .ptr .shared .align 4 tile_param_1,
+// OCL-NEXT: .param .u64 .ptr .shared .align 16 tile_param_1,
 // OCL-NEXT: .param .u32 tile_param_2
 // OCL-DAG: %envreg0
 // OCL-DAG: %envreg3
 // OCL-DAG: %envreg6
 // OCL-DAG: %envreg9
 // OCL-NOT: __gac_local
+// OCL: .entry bytes(
+// OCL-NEXT: .param .u64 .ptr .global .align 1 bytes_param_0,
+// OCL-NEXT: .param .u64 .ptr .shared .align 16 bytes_param_1
 // CUDA: .extern .shared .align 16 .b8 __gac_local[];
 // CUDA: .entry tile(
 // CUDA-NEXT: .param .u64 tile_param_0,
@@ -54,4 +61,9 @@ kernel void tile(global float *g, local float *l, uint n) {
       + get_work_dim()
 #endif
       ;
+}
+
+kernel void bytes(global uchar *g, local uchar *l) {
+  event_t e = async_work_group_copy_2D2D(g, 0, l, 0, 4, 10, 91, 10, 10, 0);
+  wait_group_events(1, &e);
 }
