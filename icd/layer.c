@@ -38,9 +38,9 @@ GAC_EXPORT CL_API_ENTRY cl_int CL_API_CALL clGetLayerInfo(cl_layer_info param_na
 }
 
 /* The entries the layer overrides or calls go up to clCreateProgramWithIL
- * (OpenCL 2.1); a loader's table may end sooner than this header's, which
- * has later extensions' entries too (Ubuntu 24.04's ocl-icd 2.3.2 passes
- * fewer than Debian 12's headers define). */
+ * (OpenCL 2.1); a loader built against older headers may pass a table that
+ * ends sooner than this build's header, which has later extensions' entries
+ * too: the layer needs only its own. */
 #define NEEDED_ENTRIES (offsetof(cl_icd_dispatch, clCreateProgramWithIL) / sizeof(void *) + 1)
 
 GAC_EXPORT CL_API_ENTRY cl_int CL_API_CALL clInitLayer(cl_uint num_entries, const cl_icd_dispatch *target_dispatch,
