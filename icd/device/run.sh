@@ -32,15 +32,21 @@ nv=$(ls /usr/lib/x86_64-linux-gnu/libnvidia-opencl.so.1 /usr/local/nvidia/lib64/
 echo "$nv" > "$vendors/nvidia.icd"
 # OpenCL C through the layer: gac's front end runs clang-15 from part 3.
 [ -x "$t/bin/clang-15" ] && export GAC_CLANG="$t/bin/clang-15" GAC_LLVM_SPIRV_FORWARD="$t/bin/llvm-spirv-15"
+# The system's ICD loader (ocl-icd), which takes layers: CUDA's own
+# libOpenCL.so.1, which the linker cache lists first on the GPU machine,
+# takes none (OPENCL_LAYERS would be ignored). The loader lists PoCL's
+# platform (/etc/OpenCL/vendors) before NVIDIA's: the runner and the CTS
+# take the GPU (GAC_CL_DEVICE_TYPE, CL_DEVICE_TYPE).
+export LD_LIBRARY_PATH="$t/lib:/usr/lib/x86_64-linux-gnu" GAC_LLVM_SPIRV="$t/bin/llvm-spirv-15" \
+  GAC_LIBCLC="$t/clc/nvptx64--nvidiacl.bc" GAC_LIBDEVICE="$cuda/nvvm/libdevice/libdevice.10.bc" \
+  OCL_ICD_VENDORS="$vendors" OPENCL_LAYERS="$t/lib/libgac-layer.so" GAC_LAYER_CACHE_DIR="$out/cache" \
+  GAC_CL_DEVICE_TYPE=gpu CL_DEVICE_TYPE=gpu
+mkdir -p "$out/cache"
 if [ "$mode" = cts ]; then
   # The Khronos CTS's async copy subtests (test_basic, built where gac was),
   # through the layer on NVIDIA's driver: configurations per subtest
   # ("Testing ..." lines), how many the CTS skipped for resources, and its verdict.
-  export LD_LIBRARY_PATH="$t/lib:/usr/lib/x86_64-linux-gnu" GAC_LLVM_SPIRV="$t/bin/llvm-spirv-15" \
-    GAC_LIBCLC="$t/clc/nvptx64--nvidiacl.bc" GAC_LIBDEVICE="$cuda/nvvm/libdevice/libdevice.10.bc" \
-    OCL_ICD_VENDORS="$vendors" OPENCL_LAYERS="$t/lib/libgac-layer.so" GAC_LAYER_CACHE_DIR="$out/cache" \
-    CL_DEVICE_TYPE=gpu
-  mkdir -p "$out/cache" "$out/cts"
+  mkdir -p "$out/cts"
   status=0
   for test in ${GAC_CTS_TESTS:-async_copy_global_to_local async_copy_local_to_global \
       async_strided_copy_global_to_local async_strided_copy_local_to_global async_copy_global_to_local2D \
@@ -62,23 +68,13 @@ if [ "$mode" = cts ]; then
     [ "$verdict" = PASS ] || status=1
     echo "| $test | $configs | $skipped | $verdict | $(($(date +%s) - start)) s |"
   done
+  rm -rf "$vendors"
   exit $status
 fi
 src=$part/src
 gcc -std=c17 -O2 -I"$cuda/include" -I"$src/support" -I"$src/conformance" "$src/conformance/runner.c" \
   "$src/conformance/suite.c" "$src/conformance/cl_device.c" "$src/support/subprocess.c" \
   -L/usr/lib/x86_64-linux-gnu -lOpenCL -o "$out/gac-conformance" || exit 1
-# The system's ICD loader (ocl-icd), which takes layers: CUDA's own
-# libOpenCL.so.1, which the linker cache lists first on the GPU machine,
-# takes none (OPENCL_LAYERS would be ignored).
-export LD_LIBRARY_PATH="$t/lib:/usr/lib/x86_64-linux-gnu" GAC_LLVM_SPIRV="$t/bin/llvm-spirv-15" GAC_LIBCLC="$t/clc/nvptx64--nvidiacl.bc" \
-  GAC_LIBDEVICE="$cuda/nvvm/libdevice/libdevice.10.bc" OCL_ICD_VENDORS="$vendors" \
-  OPENCL_LAYERS="$t/lib/libgac-layer.so" GAC_LAYER_CACHE_DIR="$out/cache" GAC_CL_DEVICE_TYPE=gpu
-# The loader lists PoCL's platform (/etc/OpenCL/vendors) before NVIDIA's:
-# the runner takes the GPU. Whether the layer is in front of the driver:
-clinfo 2>/dev/null | grep -q cl_khr_async_work_group_copy_fence && echo "layer: active (clinfo lists its extensions)" ||
-  echo "layer: not seen by clinfo"
-mkdir -p "$out/cache"
 status=0
 for pass in cold cached; do
   start=$(date +%s.%N)

@@ -37,32 +37,15 @@ static void add(side *s, side_copy c) {
   s->c[s->n++] = c;
 }
 
-/* The only call of f, or NULL if it has none or more than one. llvm-spirv
- * writes a kernel's body as a function that the entry point calls once. */
-static const gac_inst *single_call(const gac_module *m, const gac_function *f) {
-  const gac_inst *call = NULL;
-  gac_foreach_function(g, m) gac_foreach_block(b, g) gac_foreach_inst(i, &b->insts) {
-    if (i->opcode == SpvOpFunctionCall && gac_operand_word(i, 2) == f->def->result_id) {
-      if (call)
-        return NULL;
-      call = i;
-    }
-  }
-  return call;
-}
-
 /* Whether f is a kernel that no function calls: its parameters are the
  * launch's arguments. */
-static bool is_closed_kernel(const gac_module *m, const gac_function *f) {
+static bool is_closed_kernel(gac_module *m, const gac_function *f) {
   uint32_t id = f->def->result_id;
-  bool entry = false;
-  gac_foreach_inst(e, &m->sections[GAC_SECTION_ENTRY_POINT]) entry |= gac_operand_word(e, 1) == id;
-  if (!entry)
+  if (!lower_is_entry_point(m, id))
     return false;
-  gac_foreach_function(g, m) gac_foreach_block(b, g) gac_foreach_inst(i, &b->insts) {
-    if (i->opcode == SpvOpFunctionCall && gac_operand_word(i, 2) == id)
+  for (gac_operand *u = gac_first_use(m, id); u; u = u->next_use)
+    if (u->inst->opcode == SpvOpFunctionCall && gac_operand_word(u->inst, 2) == id)
       return false;
-  }
   return true;
 }
 
@@ -84,7 +67,7 @@ static const gac_function *param_function(const gac_module *m, const gac_inst *p
 /* The variable or parameter ptr is derived from by access chains and
  * casts, and through the argument of a function's only call; 0 where it
  * comes from anything else (a phi, a load, a select). */
-static uint32_t buffer_of(const gac_module *m, uint32_t ptr) {
+static uint32_t buffer_of(gac_module *m, uint32_t ptr) {
   for (unsigned steps = 0; steps < 64; steps++) {
     const gac_inst *d = gac_def(m, ptr);
     if (!d)
@@ -94,7 +77,7 @@ static uint32_t buffer_of(const gac_module *m, uint32_t ptr) {
     case SpvOpFunctionParameter: {
       unsigned index;
       const gac_function *f = param_function(m, d, &index);
-      const gac_inst *call = f && !is_closed_kernel(m, f) ? single_call(m, f) : NULL;
+      const gac_inst *call = f && !is_closed_kernel(m, f) ? lower_only_call(m, f->def->result_id) : NULL;
       if (!call || 3 + index >= call->num_operands)
         return ptr;
       ptr = gac_operand_word(call, 3 + index);
@@ -116,7 +99,7 @@ static uint32_t buffer_of(const gac_module *m, uint32_t ptr) {
 }
 
 /* Whether two buffers of one memory may be the same (see the header). */
-static bool may_alias(const gac_module *m, uint32_t a, uint32_t b, bool local) {
+static bool may_alias(gac_module *m, uint32_t a, uint32_t b, bool local) {
   if (!a || !b || a == b)
     return true;
   const gac_inst *x = gac_def(m, a), *y = gac_def(m, b);
@@ -134,7 +117,7 @@ static bool may_alias(const gac_module *m, uint32_t a, uint32_t b, bool local) {
 }
 
 /* Whether the copies conflict in the memories `flags` names. */
-static bool conflict(const gac_module *m, const side_copy *a, const side_copy *b, uint32_t flags) {
+static bool conflict(gac_module *m, const side_copy *a, const side_copy *b, uint32_t flags) {
   if (!a->copy || !b->copy)
     return true;
   if ((flags & GAC_FENCE_LOCAL) && (a->import || b->import) && may_alias(m, a->local, b->local, true))
@@ -161,7 +144,7 @@ static bool calls_copies(const gac_module *m, uint32_t id, unsigned depth) {
 }
 
 /* i as a copy on a side: true if it is a copy, or a call that may copy. */
-static bool as_side_copy(const gac_module *m, const gac_inst *i, side_copy *out) {
+static bool as_side_copy(gac_module *m, const gac_inst *i, side_copy *out) {
   uint32_t dst, src;
   if (lower_copy_ends(m, i, &dst, &src)) {
     bool import = lower_storage_class(m, dst) == SpvStorageClassWorkgroup;
@@ -178,7 +161,7 @@ static bool as_side_copy(const gac_module *m, const gac_inst *i, side_copy *out)
 
 /* The copies of block k from instruction `from` on (NULL: all) up to `to`
  * (NULL: the end). */
-static void add_range(const gac_module *m, side *s, const gac_inst *from, const gac_inst *to) {
+static void add_range(gac_module *m, side *s, const gac_inst *from, const gac_inst *to) {
   for (const gac_inst *i = from; i && i != to; i = i->next) {
     side_copy c;
     if (as_side_copy(m, i, &c))
@@ -189,7 +172,7 @@ static void add_range(const gac_module *m, side *s, const gac_inst *from, const 
 /* The copies before and after `at` (a fence, or the call of the function
  * that holds it) in its function, then in that function's only caller
  * (see the header). */
-static void collect(const gac_module *m, const gac_inst *at, side *before, side *after, unsigned depth) {
+static void collect(gac_module *m, const gac_inst *at, side *before, side *after, unsigned depth) {
   static const side_copy unknown = {0};
   gac_block *block = gac_inst_block(at);
   gac_cfg cfg;
@@ -236,14 +219,16 @@ static void collect(const gac_module *m, const gac_inst *at, side *before, side 
   free(reaches), free(reached), free(stack);
   gac_cfg_free(&cfg);
   const gac_function *f = block->function;
-  const gac_inst *call = is_closed_kernel(m, f) ? NULL : single_call(m, f);
+  if (is_closed_kernel(m, f))
+    return;
+  const gac_inst *call = lower_only_call(m, f->def->result_id);
   if (call)
     collect(m, call, before, after, depth + 1);
-  else if (!is_closed_kernel(m, f))
+  else
     add(before, unknown), add(after, unknown);
 }
 
-bool lower_fence_orders(const gac_module *m, const gac_inst *fence, gac_copy_predicate earlier, void *user) {
+bool lower_fence_orders(gac_module *m, const gac_inst *fence, gac_copy_predicate earlier, void *user) {
   uint32_t flags = GAC_FENCE_LOCAL | GAC_FENCE_GLOBAL;
   uint64_t value;
   if (gac_constant_value(m, fence->words[GAC_FENCE_FLAGS_WORD], &value))

@@ -30,7 +30,7 @@
 /* Whether fence orders a copy before it that `earlier` says yes for (NULL:
  * any copy) against a conflicting copy after it. An unknown copy (a call)
  * is one that `earlier` says yes for. */
-bool lower_fence_orders(const gac_module *m, const gac_inst *fence, gac_copy_predicate earlier, void *user);
+bool lower_fence_orders(gac_module *m, const gac_inst *fence, gac_copy_predicate earlier, void *user);
 
 /* Whether m has a fence. */
 bool lower_module_has_fences(const gac_module *m);

@@ -232,6 +232,26 @@ gac_function *lower_function_by_id(const gac_module *m, uint32_t id) {
   return NULL;
 }
 
+bool lower_is_entry_point(const gac_module *m, uint32_t fn) {
+  gac_foreach_inst(e, &m->sections[GAC_SECTION_ENTRY_POINT]) {
+    if (e->num_words > 2 && e->words[2] == fn)
+      return true;
+  }
+  return false;
+}
+
+const gac_inst *lower_only_call(gac_module *m, uint32_t fn) {
+  const gac_inst *call = NULL;
+  for (gac_operand *u = gac_first_use(m, fn); u; u = u->next_use) {
+    if (u->inst->opcode != SpvOpFunctionCall || gac_operand_word(u->inst, 2) != fn)
+      continue;
+    if (call)
+      return NULL;
+    call = u->inst;
+  }
+  return call;
+}
+
 uint32_t lower_ulong_type(gac_module *m) {
   gac_require_capability(m, SpvCapabilityInt64);
   return gac_type_int(m, 64, 0);

@@ -75,6 +75,12 @@ void lower_reach_blocks(const gac_module *m, gac_block *from, const gac_block *s
 
 /* The function whose OpFunction defines `id`, or NULL. */
 gac_function *lower_function_by_id(const gac_module *m, uint32_t id);
+/* Whether function `fn` is named by an OpEntryPoint. */
+bool lower_is_entry_point(const gac_module *m, uint32_t fn);
+/* The OpFunctionCall of function `fn` if it has exactly one, else NULL
+ * (llvm-spirv writes a kernel's body as a function its entry point calls
+ * once). */
+const gac_inst *lower_only_call(gac_module *m, uint32_t fn);
 
 /* The work-item's linear index in the work-group, and the group's size: a
  * constant where f (the function the code goes in) is a kernel with a

@@ -125,10 +125,8 @@ static void add_copy(gac_wait_copies *a, const gac_inst *i) {
  * an entry point, or one that no call in m names. */
 static bool called_from_outside(gac_module *m, const gac_function *f) {
   uint32_t id = f->def->result_id;
-  gac_foreach_inst(e, &m->sections[GAC_SECTION_ENTRY_POINT]) {
-    if (e->num_words > 2 && e->words[2] == id)
-      return true;
-  }
+  if (lower_is_entry_point(m, id))
+    return true;
   for (gac_operand *u = gac_first_use(m, id); u; u = u->next_use)
     if (u->inst->opcode == SpvOpFunctionCall && gac_operand_word(u->inst, 2) == id)
       return false;

@@ -91,14 +91,6 @@ static effect effect_of(const facts *F, const gac_inst *i) {
   }
 }
 
-static bool is_kernel(const gac_module *m, const gac_function *f) {
-  gac_foreach_inst(e, &m->sections[GAC_SECTION_ENTRY_POINT]) {
-    if (e->num_words > 2 && e->words[2] == f->def->result_id)
-      return true;
-  }
-  return false;
-}
-
 /* The dataflow over f from its entry state; records the state at each call
  * of a defined function into the callee's entry (true if one changed), and
  * with `apply`, removes the fences no write reaches. */
@@ -189,7 +181,7 @@ void lower_ptx_fences(gac_lowering *L) {
   }
   /* Entry states: a kernel starts clean; a function as clean as every call
    * of it; one never called (from outside, maybe) dirty. */
-  gac_foreach_function(f, m) if (f->first_block && is_kernel(m, f)) F.entry[f->def->result_id] = 1;
+  gac_foreach_function(f, m) if (f->first_block && lower_is_entry_point(m, f->def->result_id)) F.entry[f->def->result_id] = 1;
   for (bool changed = true; changed;) {
     changed = false;
     gac_foreach_function(f, m) if (f->first_block && F.entry[f->def->result_id]) changed |= flow(&F, f, false);
