@@ -2,14 +2,18 @@
  * raised, lowered by gac and bridged to SPIR 1.2 bitcode) on an OpenCL device,
  * PoCL here, and compares every result with a host reference.
  *
- * Usage: gac-conformance <dir> <strategy> [--il | --ptx]
+ * Usage: gac-conformance <dir> <strategy> [--il | --ptx | --source]
  *   <dir>/<program>.<strategy>.bc for each program below, built by PoCL from
  *   SPIR 1.2 bitcode; with --il, <dir>/<program>.<strategy>.raised.spv (the
  *   module with GroupAsyncCopy2D2D/3D3D) given to clCreateProgramWithIL, as
  *   a host program does through the gac layer (OPENCL_LAYERS); with --ptx
  *   (strategy sm80 or sm90), <dir>/<program>.<strategy>.nvcl.ptx, gac's PTX
  *   for NVIDIA's OpenCL driver (docs/VENDOR.md), as a binary, on the first
- *   platform with a GPU (OCL_ICD_VENDORS naming NVIDIA's).
+ *   platform with a GPU (OCL_ICD_VENDORS naming NVIDIA's); with --source,
+ *   each program's OpenCL C and options as <dir>/programs.txt lists them
+ *   ("name|source|options" lines, sources relative to <dir>), given to
+ *   clCreateProgramWithSource and built with those options, as a host
+ *   program does through the layer (the strategy is only a label).
  * Prints a table (kernel, parameters, result, time) and "N passed, M failed". */
 #define _POSIX_C_SOURCE 200809L
 #define CL_TARGET_OPENCL_VERSION 210
@@ -30,8 +34,34 @@ typedef struct ocl {
   cl_command_queue queue;
   cl_device_id device;
   const char *dir, *strategy;
-  enum { FROM_BITCODE, FROM_IL, FROM_PTX } from;
+  enum { FROM_BITCODE, FROM_IL, FROM_PTX, FROM_SOURCE } from;
 } ocl;
+
+/* --source: the OpenCL C of `program` and its build options, from
+ * <dir>/programs.txt ("name|source|options"); false if it is not listed. */
+static bool source_of(const ocl *o, const char *program, char *path, size_t path_len, char *options,
+                      size_t options_len) {
+  char list[1024], line[1024];
+  snprintf(list, sizeof list, "%s/programs.txt", o->dir);
+  FILE *f = fopen(list, "r");
+  bool found = false;
+  while (f && !found && fgets(line, sizeof line, f)) {
+    line[strcspn(line, "\r\n")] = '\0';
+    char *source = strchr(line, '|'), *opts = source ? strchr(source + 1, '|') : NULL;
+    if (!opts)
+      continue;
+    *source++ = '\0';
+    *opts++ = '\0';
+    if (strcmp(line, program) != 0)
+      continue;
+    snprintf(path, path_len, "%s%s%s", source[0] == '/' ? "" : o->dir, source[0] == '/' ? "" : "/", source);
+    snprintf(options, options_len, "%s", opts);
+    found = true;
+  }
+  if (f)
+    fclose(f);
+  return found;
+}
 
 static double now_ms(void) {
   struct timespec t;
@@ -42,9 +72,18 @@ static double now_ms(void) {
 /* The kernel `name` of <dir>/<program>.<strategy>.bc, or NULL with a message in why. */
 static void *load_kernel(void *self, const char *program, const char *name, char *why, size_t why_len) {
   const ocl *o = self;
-  char path[1024];
+  char path[1024], options[512] = "";
   static const char *const suffix[] = {"bc", "raised.spv", "nvcl.ptx"};
-  snprintf(path, sizeof path, "%s/%s.%s.%s", o->dir, program, o->strategy, suffix[o->from]);
+  if (o->from == FROM_SOURCE) {
+    if (!source_of(o, program, path, sizeof path, options, sizeof options)) {
+      snprintf(why, why_len, "%s is not in %.400s/programs.txt", program, o->dir);
+      return NULL;
+    }
+  } else {
+    snprintf(path, sizeof path, "%s/%s.%s.%s", o->dir, program, o->strategy, suffix[o->from]);
+  }
+  if (o->from == FROM_BITCODE)
+    snprintf(options, sizeof options, "-x spir -spir-std=1.2");
   size_t size;
   unsigned char *bin = (unsigned char *)gac_read_file(path, &size);
   if (bin && o->from == FROM_PTX)
@@ -54,16 +93,17 @@ static void *load_kernel(void *self, const char *program, const char *name, char
     return NULL;
   }
   cl_int err, status;
-  cl_program p = o->from == FROM_IL ? clCreateProgramWithIL(o->context, bin, size, &err)
-                       : clCreateProgramWithBinary(o->context, 1, &o->device, &size,
-                                                   (const unsigned char **)&bin, &status, &err);
+  cl_program p = o->from == FROM_IL       ? clCreateProgramWithIL(o->context, bin, size, &err)
+                 : o->from == FROM_SOURCE ? clCreateProgramWithSource(o->context, 1, (const char **)&bin, &size, &err)
+                                          : clCreateProgramWithBinary(o->context, 1, &o->device, &size,
+                                                                      (const unsigned char **)&bin, &status, &err);
   free(bin);
   if (err != CL_SUCCESS) {
     snprintf(why, why_len, "creating the program from %.400s: %d", path, err);
     return NULL;
   }
   /* Through the layer the program is IL: the layer knows what PoCL needs. */
-  err = clBuildProgram(p, 1, &o->device, o->from == FROM_BITCODE ? "-x spir -spir-std=1.2" : NULL, NULL, NULL);
+  err = clBuildProgram(p, 1, &o->device, options, NULL, NULL);
   if (err != CL_SUCCESS) {
     char log[2048] = "";
     clGetProgramBuildInfo(p, o->device, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
@@ -135,12 +175,16 @@ static void release_kernel(void *self, void *kernel) {
 }
 
 int main(int argc, char **argv) {
-  if (argc < 3 || argc > 4 || (argc == 4 && strcmp(argv[3], "--il") != 0 && strcmp(argv[3], "--ptx") != 0)) {
-    fprintf(stderr, "usage: gac-conformance <dir> <strategy> [--il | --ptx]\n");
+  static const char *const froms[] = {NULL, "--il", "--ptx", "--source"};
+  ocl o = {.dir = argc > 1 ? argv[1] : NULL, .strategy = argc > 2 ? argv[2] : NULL, .from = FROM_BITCODE};
+  if (argc == 4)
+    for (unsigned i = 1; i < 4; i++)
+      if (strcmp(argv[3], froms[i]) == 0)
+        o.from = i;
+  if (argc < 3 || argc > 4 || (argc == 4 && o.from == FROM_BITCODE)) {
+    fprintf(stderr, "usage: gac-conformance <dir> <strategy> [--il | --ptx | --source]\n");
     return 2;
   }
-  ocl o = {.dir = argv[1], .strategy = argv[2],
-           .from = argc < 4 ? FROM_BITCODE : strcmp(argv[3], "--il") == 0 ? FROM_IL : FROM_PTX};
   if (!gac_cl_open_first("gac-conformance", o.from == FROM_PTX ? CL_DEVICE_TYPE_GPU : CL_DEVICE_TYPE_ALL, &o.device,
                          &o.context, &o.queue))
     return 1;
@@ -148,8 +192,9 @@ int main(int argc, char **argv) {
   clGetDeviceInfo(o.device, CL_DEVICE_NAME, sizeof device, device, NULL);
   printf("device: %s; lowering strategy: %s; programs from %s\n", device, o.strategy,
          o.from == FROM_IL    ? "SPIR-V through clCreateProgramWithIL (the gac layer lowers them)"
-         : o.from == FROM_PTX ? "gac's PTX for NVIDIA's OpenCL ABI, as binaries"
-                              : "SPIR 1.2 bitcode");
+         : o.from == FROM_PTX    ? "gac's PTX for NVIDIA's OpenCL ABI, as binaries"
+         : o.from == FROM_SOURCE ? "OpenCL C through clCreateProgramWithSource"
+                                 : "SPIR 1.2 bitcode");
   gac_backend backend = {&o, load_kernel, run_kernel, release_kernel};
   unsigned failures = gac_conformance_suite(&backend);
   printf("* enqueue to finish, including %s\n", o.from == FROM_PTX ? "the driver's first launch of a kernel"

@@ -1,13 +1,17 @@
-/* OpenCL C programs that use async_work_group_copy_2D2D/3D3D or
- * async_work_group_copy_fence. PoCL's own compiler does not know these builtins, and the front end must see the
- * options given to clBuildProgram (-D, -I, -cl-std, ...), so such a program
- * is the layer's own object: clCreateProgramWithSource returns a wrapper, and
- * clBuildProgram compiles the source with clang-15 and gac's header to SPIR-V,
- * then takes the same path as clCreateProgramWithIL, and keeps the PoCL
- * program it gets as the wrapper's inner program. Every entry point that takes
- * a program unwraps it first (programs.c); kernels are PoCL's, and
- * CL_KERNEL_PROGRAM answers the wrapper. Programs that do not use the
- * builtins go to PoCL untouched. */
+/* OpenCL C programs that use async_work_group_copy_2D2D/3D3D,
+ * async_work_group_copy_fence or gac's own builtins (async queues, pipeline
+ * annotations). The driver's own compiler does not know these builtins, and
+ * the front end must see the options given to clBuildProgram (-D, -I,
+ * -cl-std, ...), so a program whose text names one is the layer's own
+ * object: clCreateProgramWithSource returns a wrapper, and clBuildProgram
+ * preprocesses the source with those options. If it calls a builtin, the
+ * source is compiled with clang-15 and gac's header to SPIR-V and takes the
+ * same path as clCreateProgramWithIL; if not (a program that brings its own
+ * 2D copy for drivers without the extension), the driver's compiler builds
+ * it. Either way the driver's program is the wrapper's inner program. Every
+ * entry point that takes a program unwraps it first (programs.c); kernels
+ * are the driver's, and CL_KERNEL_PROGRAM answers the wrapper. Programs
+ * whose text names no builtin go to the driver untouched. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -56,9 +60,11 @@ gac_source_program *gac_source_of_inner(cl_program inner) {
 
 cl_program gac_source_inner(gac_source_program *w) { return w->inner; }
 
+/* The text names a builtin of the extensions or one of gac's own (async
+ * queues, pipeline annotations: gac's header). */
 static bool uses_builtins(const char *s) {
   return strstr(s, "async_work_group_copy_2D2D") || strstr(s, "async_work_group_copy_3D3D") ||
-         strstr(s, "async_work_group_copy_fence");
+         strstr(s, "async_work_group_copy_fence") || strstr(s, "gac_async_") || strstr(s, "gac_pipeline_");
 }
 
 cl_program CL_API_CALL gac_CreateProgramWithSource(cl_context context, cl_uint count, const char **strings,
@@ -203,9 +209,10 @@ static bool write_headers(const char *dir, const headers *h, char **log) {
 }
 
 /* Source -> SPIR-V with clang-15 and llvm-spirv-15 (gac_opencl_c_to_spirv);
- * *log gets their output. */
+ * *log gets their output. With `preprocessed`, only clang's preprocessor
+ * runs, with the same options and header, and *preprocessed gets its text. */
 static bool compile(gac_source_program *w, cl_device_id device, const char *options, const headers *h, void **spv,
-                    size_t *spv_size, char **log) {
+                    size_t *spv_size, char **log, char **preprocessed) {
   char dir[32];
   if (!gac_scratch_dir(dir)) {
     *log = strdup("gac layer: cannot create a scratch folder in /tmp");
@@ -245,28 +252,151 @@ static bool compile(gac_source_program *w, cl_device_id device, const char *opti
   argv[n++] = include;
   argv[n++] = src;
   argv[n] = NULL;
-  bool ok = write_text(src, w->source) && write_text(header, gac_header_text) &&
-            gac_opencl_c_to_spirv(argv, dir, out, log_path);
+  bool ok = write_text(src, w->source) && write_text(header, gac_header_text);
+  if (preprocessed) {
+    char *cc1[100] = {getenv("GAC_CLANG") ? getenv("GAC_CLANG") : "clang-15", "-cc1", "-E"};
+    unsigned m = 3;
+    for (unsigned i = 0; i < n; i++)
+      cc1[m++] = argv[i];
+    cc1[m++] = "-o";
+    cc1[m++] = out;
+    cc1[m] = NULL;
+    size_t text_size;
+    ok = ok && gac_run(cc1, log_path) && (*preprocessed = gac_read_file(out, &text_size)) != NULL;
+  } else {
+    ok = ok && gac_opencl_c_to_spirv(argv, dir, out, log_path);
+  }
   size_t log_size = 0;
   *log = gac_read_file(log_path, &log_size);
   if (!*log)
     *log = strdup("");
-  ok = ok && (*spv = gac_read_file(out, spv_size)) != NULL;
+  ok = ok && (preprocessed || (*spv = gac_read_file(out, spv_size)) != NULL);
   gac_scratch_remove(dir);
   return ok;
 }
 
 static cl_device_id first_device(gac_source_program *w, cl_uint num_devices, const cl_device_id *devices);
 
+/* ---- who compiles it ---- */
+
+/* As the program calls them after gac's header (it renames the builtins to
+ * these, so that a program's own function of the plain name stays apart). */
+static const char *const builtin_names[] = {"gac_async_work_group_copy_2D2D", "gac_async_work_group_copy_3D3D",
+                                            "gac_async_work_group_copy_fence", "gac_async_commit",
+                                            "gac_async_wait", "gac_pipeline_loop", "gac_pipeline_stage"};
+enum { NUM_BUILTINS = sizeof builtin_names / sizeof builtin_names[0] };
+
+static bool is_ident_char(char c) {
+  return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+/* Whether clang's preprocessed text of program.cl (line markers `# N
+ * "path"` say which file each line is from; gac's header, which declares
+ * the builtins, does not count) names a builtin that the program does not
+ * define itself. A program written for a driver without the extension can
+ * carry its own: `#define async_work_group_copy_2D2D my_copy_2D2D` leaves
+ * no name behind, and a function of that name defined in the program
+ * (`name(...) {`, renamed by the header's macro) is the user's. Such
+ * programs go to the driver's compiler, as they would without the layer. */
+static bool calls_builtins(const char *text) {
+  bool named[NUM_BUILTINS] = {false}, defined[NUM_BUILTINS] = {false}, in_program = true;
+  for (const char *c = text; *c;) {
+    if (*c == '#' && (c == text || c[-1] == '\n')) { /* a line marker */
+      const char *end = strchr(c, '\n'), *quote = strchr(c, '"');
+      if (quote && (!end || quote < end)) {
+        const char *close = strchr(quote + 1, '"');
+        in_program = close && close - quote > 11 && strncmp(close - 11, "/program.cl", 11) == 0;
+      }
+      c = end ? end + 1 : c + strlen(c);
+    } else if (*c == '"' || *c == '\'') { /* a literal */
+      char q = *c++;
+      while (*c && *c != q && *c != '\n')
+        c += c[0] == '\\' && c[1] ? 2 : 1;
+      c += *c == q;
+    } else if (is_ident_char(*c) && !(*c >= '0' && *c <= '9')) {
+      const char *start = c;
+      while (is_ident_char(*c))
+        c++;
+      for (unsigned i = 0; i < NUM_BUILTINS && in_program; i++) {
+        if ((size_t)(c - start) != strlen(builtin_names[i]) || strncmp(start, builtin_names[i], c - start) != 0)
+          continue;
+        named[i] = true;
+        /* A definition: the name, a parameter list, then a body. */
+        const char *d = c;
+        while (*d == ' ' || *d == '\t' || *d == '\n')
+          d++;
+        if (*d != '(')
+          continue;
+        for (unsigned depth = 0; *d; d++) {
+          depth += *d == '(';
+          if (*d == ')' && --depth == 0)
+            break;
+        }
+        if (*d)
+          d++;
+        while (*d == ' ' || *d == '\t' || *d == '\n')
+          d++;
+        defined[i] |= *d == '{';
+      }
+    } else {
+      c++;
+    }
+  }
+  for (unsigned i = 0; i < NUM_BUILTINS; i++)
+    if (named[i] && !defined[i])
+      return true;
+  return false;
+}
+
+/* The driver's own compiler builds the source, as without the layer. */
+static cl_program build_with_driver(gac_source_program *w, cl_uint num_devices, const cl_device_id *devices,
+                                    cl_device_id device, const char *options) {
+  const char *source = w->source;
+  cl_int err;
+  cl_program inner = gac_program_created(gac_next->clCreateProgramWithSource(w->context, 1, &source, NULL, &err));
+  if (err == CL_SUCCESS)
+    err = gac_next->clBuildProgram(inner, num_devices, devices, options, NULL, NULL);
+  if (err == CL_SUCCESS)
+    return inner;
+  size_t n = 0;
+  if (inner)
+    gac_next->clGetProgramBuildInfo(inner, device, CL_PROGRAM_BUILD_LOG, 0, NULL, &n);
+  w->log = calloc(1, n + 1);
+  if (w->log && n)
+    gac_next->clGetProgramBuildInfo(inner, device, CL_PROGRAM_BUILD_LOG, n, w->log, NULL);
+  if (inner)
+    gac_next->clReleaseProgram(inner);
+  return NULL;
+}
+
 cl_int gac_source_build(gac_source_program *w, cl_uint num_devices, const cl_device_id *devices, const char *options,
                         void(CL_CALLBACK *notify)(cl_program, void *), void *user_data) {
   cl_device_id device = first_device(w, num_devices, devices);
   free(w->log);
   w->log = NULL;
+  /* The text named a builtin; with the build's options, does the program
+   * call it? If preprocessing fails, the front end below says why. */
+  char *preprocessed = NULL, *pre_log = NULL;
+  bool ours = !compile(w, device, options, NULL, NULL, NULL, &pre_log, &preprocessed) ||
+              calls_builtins(preprocessed);
+  free(preprocessed);
+  free(pre_log);
+  if (!ours) {
+    cl_program inner = build_with_driver(w, num_devices, devices, device, options);
+    w->failed = inner == NULL;
+    if (inner) {
+      if (w->inner)
+        gac_ReleaseProgram(w->inner);
+      w->inner = inner;
+    }
+    if (notify)
+      notify((cl_program)w, user_data);
+    return w->failed ? CL_BUILD_PROGRAM_FAILURE : CL_SUCCESS;
+  }
   void *spv = NULL;
   size_t spv_size = 0;
   char *front_log = NULL, *bridge_log = NULL;
-  w->failed = !compile(w, device, options, NULL, &spv, &spv_size, &front_log);
+  w->failed = !compile(w, device, options, NULL, &spv, &spv_size, &front_log, NULL);
   cl_int err = CL_SUCCESS;
   cl_program inner = NULL;
   if (!w->failed) {
@@ -358,7 +488,7 @@ cl_int gac_source_compile(gac_source_program *w, cl_uint num_devices, const cl_d
   free(w->compiled);
   w->compiled = NULL;
   w->failed = !compile(w, first_device(w, num_devices, devices), options, &h, &w->compiled, &w->compiled_size,
-                       &w->log);
+                       &w->log, NULL);
   if (notify)
     notify((cl_program)w, user_data);
   return w->failed ? CL_COMPILE_PROGRAM_FAILURE : CL_SUCCESS;

@@ -14,7 +14,10 @@
 # Environment: GAC_CTS_BUILD (default build-cts), GAC_BUILD (the gac build,
 # default build), GAC_CTS_TESTS (subtests, default all async copy subtests),
 # GAC_CTS_MAX_MEM_ALLOC_SIZE (the layer's GAC_LAYER_MAX_MEM_ALLOC_SIZE, default
-# 1 GiB).
+# 1 GiB), GAC_CTS_COMPILATION=spir-v (every kernel compiled offline by
+# scripts/cts-offline-compiler.sh, gac-cc --raw, and created with
+# clCreateProgramWithIL, the CTS's own spir-v mode; GAC_CC names gac-cc,
+# default $GAC_BUILD/tools/gac-cc).
 # CI does not run this: it needs the CTS, which CI cannot fetch.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -42,7 +45,7 @@ classify() {
 
 run_one() { # through limit test
   local through=$1 limit=$2 test=$3
-  local dir="$cts_build/logs/$through-${limit//\//-}" log
+  local dir="$cts_build/logs/$through-${limit//\//-}${GAC_CTS_COMPILATION:+-$GAC_CTS_COMPILATION}" log
   mkdir -p "$dir"
   log="$dir/$test.log"
   local env=(POCL_CACHE_DIR="$dir/pocl-cache-$test" POCL_WORK_GROUP_METHOD=loops
@@ -55,9 +58,16 @@ run_one() { # through limit test
     [ "$limit" = pocl ] || env+=(GAC_LAYER_LOCAL_MEM_SIZE="${limit%%/*}")
     [[ "$limit" != */* ]] || env+=(GAC_LAYER_MAX_WORK_GROUP_SIZE="${limit#*/}")
   fi
+  local offline=()
+  if [ "${GAC_CTS_COMPILATION:-online}" = spir-v ]; then
+    rm -rf "$dir/spirv-$test" && mkdir -p "$dir/spirv-$test"
+    env+=(GAC_CC="${GAC_CC:-$gac_build/tools/gac-cc}")
+    offline=(--compilation-mode spir-v --compilation-cache-mode overwrite --compilation-cache-path "$dir/spirv-$test"
+             --compilation-program "$root/scripts/cts-offline-compiler.sh")
+  fi
   local start end rc=0
   start=$(date +%s.%N)
-  (cd "$cts_build/test_conformance/basic" && env "${env[@]}" ./test_basic "$test") > "$log" 2>&1 || rc=$?
+  (cd "$cts_build/test_conformance/basic" && env "${env[@]}" ./test_basic "${offline[@]}" "$test") > "$log" 2>&1 || rc=$?
   end=$(date +%s.%N)
   local states total skipped passed failed verdict
   states=$(classify "$log")
@@ -68,7 +78,7 @@ run_one() { # through limit test
   if [ $rc -ne 0 ]; then verdict="FAIL (exit $rc)"
   elif grep -q "PASSED sub-test" "$log"; then verdict=PASS
   else verdict="FAIL (no PASSED line)"; fi
-  printf '| %s | %s | %s | %s | %s | %s | %s | %s | %.0f s | %s |\n' "$test" "$through" "$limit" \
+  printf '| %s | %s | %s | %s | %s | %s | %s | %s | %.0f s | %s |\n' "$test" "$through${GAC_CTS_COMPILATION:+, $GAC_CTS_COMPILATION}" "$limit" \
     "$total" "$((total - skipped))" "$skipped" "$passed" "$failed" "$(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }')" "$verdict"
   [ "$verdict" = PASS ]
 }
@@ -94,7 +104,9 @@ run() {
   for limit in "${limits[@]}"; do
     for t in "${tests[@]}"; do run_one layer "$limit" "$t" || status=1; done
   done
-  # The 1D subtests on PoCL alone: the layer must not change their outcome.
+  # The 1D subtests on PoCL alone: the layer must not change their outcome
+  # (online compilation only: PoCL alone takes no SPIR-V).
+  [ "${GAC_CTS_COMPILATION:-online}" = online ] || return $status
   for t in "${tests[@]}"; do
     case " ${core[*]} " in *" $t "*) run_one pocl pocl "$t" || status=1 ;; esac
   done

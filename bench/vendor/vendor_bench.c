@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 enum { WARMUP = 3, REPS = 21, MAX_ROWS = 16 };
 
@@ -30,10 +31,17 @@ typedef struct row {
   char label[48];
   bool ran, ok;
   double ms, value;
+  double build_ms; /* clCreateProgram* and clBuildProgram, wall */
 } row;
 
 static const char *src_dir, *ptx_dir;
 static nvcl cl;
+
+static double wall_ms(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
 
 static int cmp_double(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
@@ -112,16 +120,16 @@ static double time_kernel(cl_kernel k, unsigned dims, const size_t *global, cons
 static void print_table(const char *title, const char *unit, row *rows, unsigned n, const char *const *refs,
                         unsigned num_refs) {
   printf("\n%s (%s; median of %d launches; %s, driver %s)\n", title, unit, REPS, cl.device_name, cl.driver_version);
-  printf("%-26s %9s %9s", "variant", unit, "ms");
+  printf("%-26s %9s %9s %9s", "variant", unit, "ms", "build ms");
   for (unsigned r = 0; r < num_refs; r++)
     printf("  x %-18s", refs[r]);
   printf("  check\n");
   for (unsigned i = 0; i < n; i++) {
     printf("%-26s", rows[i].label);
     if (rows[i].ran)
-      printf(" %9.2f %9.4f", rows[i].value, rows[i].ms);
+      printf(" %9.2f %9.4f %9.0f", rows[i].value, rows[i].ms, rows[i].build_ms);
     else
-      printf(" %9s %9s", "-", "-");
+      printf(" %9s %9s %9s", "-", "-", "-");
     for (unsigned r = 0; r < num_refs; r++) {
       double ref = 0;
       for (unsigned j = 0; j < n; j++)
@@ -135,8 +143,8 @@ static void print_table(const char *title, const char *unit, row *rows, unsigned
     printf("  %s\n", !rows[i].ran ? "FAIL (did not run)" : rows[i].ok ? "ok" : "FAIL");
   }
   for (unsigned i = 0; i < n; i++)
-    printf("RESULT %s %s %.3f %s %.5f %s\n", title, rows[i].label, rows[i].ran ? rows[i].value : 0.0, unit,
-           rows[i].ms, rows[i].ran && rows[i].ok ? "ok" : "FAIL");
+    printf("RESULT %s %s %.3f %s %.5f %s build %.1f ms\n", title, rows[i].label, rows[i].ran ? rows[i].value : 0.0,
+           unit, rows[i].ms, rows[i].ran && rows[i].ok ? "ok" : "FAIL", rows[i].build_ms);
 }
 
 /* A way to build a kernel: from file (NULL: the benchmark's own), as `how`
@@ -167,7 +175,20 @@ static const variant clblast_variants[] = {
     {"xgemm_2d", "plain", "nvidia 2D as plain loads"},
     {"xgemm_2d", "unpipelined.sm80", "gac sm80 2D copies"},
     {"xgemm_2d", "unpipelined.sm90", "gac sm90 2D copies"},
+    {"xgemm_2d", "source", "gac 2D via the layer"}, /* VENDOR_LAYER only: the last */
 };
+
+/* VENDOR_LAYER=1 (the host program runs with gac's layer in front of
+ * NVIDIA's driver, icd/device/run.sh): each kernel's own source, with its
+ * 2D copies, through clCreateProgramWithSource, which the layer compiles
+ * with gac's PTX path for the device. The "nvidia" rows' sources name the
+ * builtins only to define them away (vendor_copies.h): the layer hands
+ * those to NVIDIA's compiler, as without it. */
+static void add_layer_variants(void) {
+  if (!getenv("VENDOR_LAYER") || num_variants >= MAX_ROWS - 1)
+    return;
+  variants[num_variants++] = (variant){NULL, "source", "gac via the layer"};
+}
 
 /* VENDOR_EXTRA="tag ...": more gac PTX variants (PTX_DIR/K.tag.nvcl.ptx), for
  * experiments such as register limits; kernels without the file show "-". */
@@ -274,7 +295,9 @@ static bool bench_sgemm(const gemm_case *g, unsigned n) {
     memset(r, 0, sizeof *r);
     snprintf(r->label, sizeof r->label, "%s", vs[v].label);
     cl_program p;
+    double start = wall_ms();
     cl_kernel k = build(vs[v].file ? vs[v].file : g->file, name, vs[v].how, &p);
+    r->build_ms = wall_ms() - start;
     if (!k)
       continue;
     float nan = NAN;
@@ -366,7 +389,9 @@ static bool bench_stencil(unsigned n, unsigned count) {
     memset(r, 0, sizeof *r);
     snprintf(r->label, sizeof r->label, "%s", variants[v].label);
     cl_program p;
+    double start = wall_ms();
     cl_kernel k = build("stencil", "stencil", variants[v].how, &p);
+    r->build_ms = wall_ms() - start;
     if (!k)
       continue;
     float nan = NAN;
@@ -412,14 +437,15 @@ int main(int argc, char **argv) {
   }
   src_dir = argv[1], ptx_dir = argv[2];
   setvbuf(stdout, NULL, _IOLBF, 0);
+  add_layer_variants();
   add_extra_variants();
   nvcl_open(&cl);
   printf("vendor benchmark on %s (%s), driver %s; ratios: value / the reference's (> 1: faster)\n", cl.device_name,
          cl.platform_name, cl.driver_version);
   static const gemm_case sgemm = {"sgemm", "sgemm", {32, 8}, 32, false, NULL, 0};
   static const gemm_case sgemm_fast = {"sgemm_fast", "sgemm_fast", {16, 16}, 128, false, NULL, 0};
-  static const gemm_case xgemm = {"xgemm", "Xgemm", {8, 16}, 0, true, clblast_variants,
-                                  sizeof clblast_variants / sizeof clblast_variants[0]};
+  const gemm_case xgemm = {"xgemm", "Xgemm", {8, 16}, 0, true, clblast_variants,
+                           sizeof clblast_variants / sizeof clblast_variants[0] - !getenv("VENDOR_LAYER")};
   bool ok = bench_sgemm(&sgemm, 4096);
   ok &= bench_sgemm(&sgemm_fast, 4096);
   ok &= bench_sgemm(&xgemm, 4096);

@@ -5,8 +5,10 @@
  *
  * Usage: gac-math-opencl DIR [--fast] [--known=K1,K2...]   (DIR holds math.cl)
  * GAC_MATH_PTX=FILE: the program is that PTX (gac's, --ptx-abi=opencl), as a
- * binary on the first GPU, for NVIDIA's OpenCL driver (docs/VENDOR.md). */
-#define CL_TARGET_OPENCL_VERSION 120
+ * binary on the first GPU, for NVIDIA's OpenCL driver (docs/VENDOR.md).
+ * GAC_MATH_IL=FILE: the program is that SPIR-V (gac-cc's module of math.cl),
+ * given to clCreateProgramWithIL, which the gac layer serves on any device. */
+#define CL_TARGET_OPENCL_VERSION 210
 #include <CL/cl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,16 +64,17 @@ int main(int argc, char **argv) {
     return 2;
   ocl o = {0};
   cl_device_id device;
-  const char *ptx = getenv("GAC_MATH_PTX");
+  const char *ptx = getenv("GAC_MATH_PTX"), *il = ptx ? NULL : getenv("GAC_MATH_IL");
   if (!gac_cl_open_first("gac-math-opencl", ptx ? CL_DEVICE_TYPE_GPU : CL_DEVICE_TYPE_ALL, &device, &o.context,
                          &o.queue))
     return 2;
   char path[4096];
   snprintf(path, sizeof path, "%s/math.cl", argv[1]);
   size_t size = 0;
-  char *source = gac_read_file(ptx ? ptx : path, &size);
+  const char *file = ptx ? ptx : il ? il : path;
+  char *source = gac_read_file(file, &size);
   if (!source) {
-    fprintf(stderr, "cannot read %s\n", ptx ? ptx : path);
+    fprintf(stderr, "cannot read %s\n", file);
     return 2;
   }
   cl_device_fp_config fp64 = 0;
@@ -80,11 +83,17 @@ int main(int argc, char **argv) {
   const char *text = source;
   size++; /* PTX with its NUL */
   const unsigned char *binary = (const unsigned char *)source;
-  o.program = ptx ? clCreateProgramWithBinary(o.context, 1, &device, &size, &binary, NULL, &err)
-                  : clCreateProgramWithSource(o.context, 1, &text, NULL, &err);
+  o.program = ptx  ? clCreateProgramWithBinary(o.context, 1, &device, &size, &binary, NULL, &err)
+              : il ? clCreateProgramWithIL(o.context, source, size - 1, &err)
+                   : clCreateProgramWithSource(o.context, 1, &text, NULL, &err);
   free(source); /* the program has its copy */
+  if (err != CL_SUCCESS) {
+    fprintf(stderr, "creating the program from %s: %d\n", file, err);
+    return 1;
+  }
   char options[4200];
-  snprintf(options, sizeof options, "%s%s%s", ptx ? "" : "-I ", ptx ? "" : argv[1],
+  bool from_source = !ptx && !il;
+  snprintf(options, sizeof options, "%s%s%s", from_source ? "-I " : "", from_source ? argv[1] : "",
            fast && !ptx ? " -cl-fast-relaxed-math" : "");
   err = clBuildProgram(o.program, 1, &device, options, NULL, NULL);
   if (err != CL_SUCCESS) {

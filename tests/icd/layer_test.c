@@ -7,6 +7,7 @@
 #include <CL/cl.h>
 #include <CL/cl_ext.h>
 #include <stdbool.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -751,6 +752,104 @@ static void test_plain_source(void) {
   clReleaseProgram(p);
 }
 
+/* Files in a folder (0 if it cannot be read). */
+static unsigned count_files(const char *dir) {
+  DIR *d = opendir(dir);
+  unsigned n = 0;
+  for (struct dirent *e; d && (e = readdir(d));)
+    n += e->d_name[0] != '.';
+  if (d)
+    closedir(d);
+  return n;
+}
+
+/* Programs written for a driver without the extension carry their own
+ * 2D copy: a macro naming another function, or a function of the builtin's
+ * name. Their text names the builtin, yet they call none of gac's: they go
+ * to PoCL's compiler as without the layer, and with a -D that turns the
+ * polyfill off the same source is gac's. The route shows in the layer's
+ * cache (a fresh folder per build: gac's route writes its results there,
+ * the driver's nothing); every kernel runs and is checked. */
+static void test_polyfills(void) {
+  const char *saved = getenv("GAC_LAYER_CACHE_DIR");
+  char *saved_cache = saved ? strdup(saved) : NULL;
+  static const char *const sources[] = {
+      "#ifndef NATIVE\n"
+      "#define async_work_group_copy_2D2D my_copy_2D2D\n"
+      "#endif\n"
+      "event_t my_copy_2D2D(local int *d, size_t doff, const global int *s, size_t soff, size_t bytes,\n"
+      "                     size_t w, size_t h, size_t sp, size_t dp, event_t e) {\n"
+      "  for (size_t i = get_local_id(0); i < w * h; i += get_local_size(0))\n"
+      "    d[doff + i / w * dp + i % w] = s[soff + i / w * sp + i % w];\n"
+      "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+      "  return e;\n"
+      "}\n"
+      "kernel void poly(global int *g, local int *t) {\n"
+      "  event_t e = async_work_group_copy_2D2D(t, 0, g, 0, sizeof(int), 2, 2, 4, 2, 0); /* \"async_work_group_copy_3D3D\" */\n"
+      "  wait_group_events(1, &e);\n"
+      "  if (get_local_id(0) == 0) g[8] = t[0] + t[1] + t[2] + t[3];\n"
+      "}\n",
+      "event_t async_work_group_copy_2D2D(local int *d, size_t doff, const global int *s, size_t soff,\n"
+      "                                   size_t bytes, size_t w, size_t h, size_t sp, size_t dp, event_t e) {\n"
+      "  for (size_t i = get_local_id(0); i < w * h; i += get_local_size(0))\n"
+      "    d[doff + i / w * dp + i % w] = s[soff + i / w * sp + i % w];\n"
+      "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+      "  return e;\n"
+      "}\n"
+      "kernel void poly(global int *g, local int *t) {\n"
+      "  event_t e = async_work_group_copy_2D2D(t, 0, g, 0, sizeof(int), 2, 2, 4, 2, 0);\n"
+      "  wait_group_events(1, &e);\n"
+      "  if (get_local_id(0) == 0) g[8] = t[0] + t[1] + t[2] + t[3];\n"
+      "}\n",
+  };
+  static const char *const names[] = {"a macro polyfill", "a function polyfill", "the macro polyfill off (-D NATIVE)"};
+  for (unsigned i = 0; i < 3; i++) {
+    char cache[] = "/tmp/gac-layer-test-XXXXXX";
+    if (!mkdtemp(cache)) {
+      report(names[i], false, "cannot make a cache folder");
+      continue;
+    }
+    setenv("GAC_LAYER_CACHE_DIR", cache, 1);
+    cl_int err;
+    const char *source = sources[i == 2 ? 0 : i];
+    cl_program p = clCreateProgramWithSource(context, 1, &source, NULL, &err);
+    err = err ? err : clBuildProgram(p, 1, &device, i == 2 ? "-D NATIVE" : "", NULL, NULL);
+    /* g = 0..7 as a 4-wide, 2-high block: the 2 x 2 copy reads 0, 1, 4, 5. */
+    int g[9] = {0, 1, 2, 3, 4, 5, 6, 7, 0};
+    cl_kernel k = err == CL_SUCCESS ? clCreateKernel(p, "poly", &err) : NULL;
+    if (err == CL_SUCCESS) {
+      cl_mem m = clCreateBuffer(context, CL_MEM_COPY_HOST_PTR, sizeof g, g, NULL);
+      clSetKernelArg(k, 0, sizeof m, &m);
+      clSetKernelArg(k, 1, 4 * sizeof(int), NULL);
+      size_t global = 4, local = 4;
+      err = clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, 0, NULL, NULL);
+      err = err ? err : clEnqueueReadBuffer(queue, m, CL_TRUE, 0, sizeof g, g, 0, NULL, NULL);
+      clReleaseMemObject(m);
+      clReleaseKernel(k);
+    }
+    char why[600], *log = err == CL_SUCCESS ? NULL : build_log(p);
+    snprintf(why, sizeof why, "error %d, g[8] = %d, log: %.500s", err, g[8], log ? log : "");
+    free(log);
+    char name[128];
+    snprintf(name, sizeof name, "%s builds and runs", names[i]);
+    report(name, err == CL_SUCCESS && g[8] == 10, why);
+    unsigned cached = count_files(cache);
+    snprintf(name, sizeof name, "%s goes to %s", names[i], i == 2 ? "gac" : "PoCL's compiler");
+    snprintf(why, sizeof why, "%u files in the layer's cache", cached);
+    report(name, i == 2 ? cached > 0 : cached == 0, why);
+    clReleaseProgram(p);
+    char command[64];
+    snprintf(command, sizeof command, "rm -rf %s", cache);
+    if (system(command) != 0)
+      fprintf(stderr, "cannot remove %s\n", cache);
+  }
+  if (saved_cache)
+    setenv("GAC_LAYER_CACHE_DIR", saved_cache, 1);
+  else
+    unsetenv("GAC_LAYER_CACHE_DIR");
+  free(saved_cache);
+}
+
 static void test_limits(void) {
   setenv("GAC_LAYER_LOCAL_MEM_SIZE", "65536", 1);
   setenv("GAC_LAYER_MAX_WORK_GROUP_SIZE", "256", 1);
@@ -796,6 +895,7 @@ int main(int argc, char **argv) {
   test_compile_and_link(argv[1]);
   test_bridge_failure(argv[1]);
   test_plain_source();
+  test_polyfills();
   test_limits();
   clReleaseCommandQueue(queue);
   clReleaseContext(context);
