@@ -67,47 +67,51 @@ static void hash_build(void) {
   build_hash = h;
 }
 
-/* The cache path prefix for this input and lowering argument: "<dir>/<hash>". */
-static bool cache_key(const void *il, size_t size, const char *lowering, char *out, size_t len) {
+/* The cache path prefix for this input and salt (what else the result
+ * depends on: the lowering argument, the front end's options):
+ * "<dir>/<hash>-<size>". */
+bool gac_layer_cache_key(const char *salt, const void *input, size_t size, char *out, size_t len) {
   static pthread_once_t once = PTHREAD_ONCE_INIT;
   char dir[900];
   if (!gac_layer_cache_dir(dir, sizeof dir))
     return false;
   pthread_once(&once, hash_build);
   uint64_t h = build_hash;
-  h = gac_layer_hash(lowering, strlen(lowering), h);
-  h = gac_layer_hash(il, size, h);
+  h = gac_layer_hash(salt, strlen(salt), h);
+  h = gac_layer_hash(input, size, h);
   snprintf(out, len, "%s/%016llx-%zu", dir, (unsigned long long)h, size);
   return true;
 }
 
-static bool cache_lookup(const char *key, const void *il, size_t size, unsigned char **bc, size_t *bc_size) {
+bool gac_layer_cache_lookup(const char *key, const char *in_ext, const char *out_ext, const void *input, size_t size,
+                            unsigned char **out, size_t *out_size) {
   char path[1100];
   size_t stored_size;
-  snprintf(path, sizeof path, "%s.spv", key);
+  snprintf(path, sizeof path, "%s%s", key, in_ext);
   char *stored = gac_read_file(path, &stored_size);
-  bool same = stored && stored_size == size && memcmp(stored, il, size) == 0;
+  bool same = stored && stored_size == size && memcmp(stored, input, size) == 0;
   free(stored);
   if (!same)
     return false;
-  snprintf(path, sizeof path, "%s.bc", key);
-  *bc = (unsigned char *)gac_read_file(path, bc_size);
-  return *bc != NULL;
+  snprintf(path, sizeof path, "%s%s", key, out_ext);
+  *out = (unsigned char *)gac_read_file(path, out_size);
+  return *out != NULL;
 }
 
-static void cache_store(const char *key, const void *il, size_t size, const void *bc, size_t bc_size) {
+void gac_layer_cache_store(const char *key, const char *in_ext, const char *out_ext, const void *input, size_t size,
+                           const void *result, size_t result_size) {
   char path[1100], tmp[1200];
-  /* Bitcode first, then the input that makes the entry count: a reader never
-   * sees an entry whose bitcode is missing or partial. */
-  snprintf(path, sizeof path, "%s.bc", key);
+  /* The result first, then the input that makes the entry count: a reader
+   * never sees an entry whose result is missing or partial. */
+  snprintf(path, sizeof path, "%s%s", key, out_ext);
   snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
-  if (!gac_write_file(tmp, bc, bc_size) || rename(tmp, path) != 0) {
+  if (!gac_write_file(tmp, result, result_size) || rename(tmp, path) != 0) {
     unlink(tmp);
     return;
   }
-  snprintf(path, sizeof path, "%s.spv", key);
+  snprintf(path, sizeof path, "%s%s", key, in_ext);
   snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
-  if (!gac_write_file(tmp, il, size) || rename(tmp, path) != 0)
+  if (!gac_write_file(tmp, input, size) || rename(tmp, path) != 0)
     unlink(tmp);
 }
 
@@ -174,8 +178,8 @@ bool gac_bridge_il(const void *il, size_t size, const gac_layer_target *t, unsig
                    char **log) {
   char lower_arg[96], key[1024];
   target_key(t, lower_arg, sizeof lower_arg);
-  bool cached = cache_key(il, size, lower_arg, key, sizeof key);
-  if (cached && cache_lookup(key, il, size, bc, bc_size))
+  bool cached = gac_layer_cache_key(lower_arg, il, size, key, sizeof key);
+  if (cached && gac_layer_cache_lookup(key, ".spv", ".bc", il, size, bc, bc_size))
     return true;
 
   bool spir = t->kind == GAC_LAYER_SPIR;
@@ -218,7 +222,7 @@ bool gac_bridge_il(const void *il, size_t size, const gac_layer_target *t, unsig
     }
   }
   if (ok && cached)
-    cache_store(key, il, size, *bc, *bc_size);
+    gac_layer_cache_store(key, ".spv", ".bc", il, size, *bc, *bc_size);
   free(words);
   gac_module_destroy(m);
   gac_diag_free(&d);

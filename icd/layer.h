@@ -86,6 +86,14 @@ uint64_t gac_layer_hash(const void *data, size_t size, uint64_t h);
 /* The layer's cache folder ($GAC_LAYER_CACHE_DIR, else $XDG_CACHE_HOME/gac,
  * else ~/.cache/gac), made if missing; false when caching is off. */
 bool gac_layer_cache_dir(char *out, size_t len);
+/* An entry of the cache: the key (a path prefix) of an input and a salt;
+ * the result stored under key+out_ext if key+in_ext holds the same input
+ * (compared in full); storing writes the result, then the input. */
+bool gac_layer_cache_key(const char *salt, const void *input, size_t size, char *out, size_t len);
+bool gac_layer_cache_lookup(const char *key, const char *in_ext, const char *out_ext, const void *input, size_t size,
+                            unsigned char **out, size_t *out_size);
+void gac_layer_cache_store(const char *key, const char *in_ext, const char *out_ext, const void *input, size_t size,
+                           const void *result, size_t result_size);
 
 /* link_check.c: true if PoCL's kernel library provides every function the
  * bitcode calls (or the check cannot run); else false with a build log naming

@@ -369,19 +369,91 @@ static cl_program build_with_driver(gac_source_program *w, cl_uint num_devices, 
   return NULL;
 }
 
+/* The front end's answer for a build: whose program it is and, for gac's,
+ * the SPIR-V and clang's log. Cached by the source, the build's options, the
+ * device's address bits and the clang that ran (an entry is "d" for the
+ * driver's, or "g", the log's length in 4 bytes, the log and the SPIR-V), so
+ * that a warm build runs no clang at all. False if compiling failed (*log
+ * says why). */
+typedef struct front_end_result {
+  bool ours;
+  void *spv;
+  size_t spv_size;
+  char *log;
+} front_end_result;
+
+static bool front_end(gac_source_program *w, cl_device_id device, const char *options, front_end_result *r) {
+  memset(r, 0, sizeof *r);
+  cl_uint bits = 64;
+  gac_next->clGetDeviceInfo(device, CL_DEVICE_ADDRESS_BITS, sizeof bits, &bits, NULL);
+  const char *clang = getenv("GAC_CLANG") ? getenv("GAC_CLANG") : "clang-15";
+  char *input = NULL, key[1024];
+  int input_len = asprintf(&input, "%s%c%s%c%u%c%s", w->source, 0, options ? options : "", 0, bits, 0, clang);
+  bool cached = input_len > 0 && gac_layer_cache_key("opencl-c", input, (size_t)input_len, key, sizeof key);
+  unsigned char *entry = NULL;
+  size_t entry_size = 0;
+  uint32_t log_len = 0;
+  if (cached && gac_layer_cache_lookup(key, ".cl", ".front", input, (size_t)input_len, &entry, &entry_size)) {
+    if (entry_size == 1 && entry[0] == 'd') {
+      free(entry);
+      free(input);
+      r->log = strdup("");
+      return true;
+    }
+    if (entry_size >= 5 && entry[0] == 'g' && (memcpy(&log_len, entry + 1, 4), (size_t)log_len + 5 <= entry_size) &&
+        (r->spv = malloc(entry_size - 5 - log_len + 1)) && (r->log = calloc(1, log_len + 1))) {
+      memcpy(r->log, entry + 5, log_len);
+      r->spv_size = entry_size - 5 - log_len;
+      memcpy(r->spv, entry + 5 + log_len, r->spv_size);
+      r->ours = true;
+      free(entry);
+      free(input);
+      return true;
+    }
+    free(r->spv);
+    free(r->log);
+    memset(r, 0, sizeof *r);
+    free(entry);
+  }
+  /* The text named a builtin; with the build's options, does the program
+   * call it? If preprocessing fails, compiling below says why. */
+  char *preprocessed = NULL, *pre_log = NULL;
+  r->ours = !compile(w, device, options, NULL, NULL, NULL, &pre_log, &preprocessed) || calls_builtins(preprocessed);
+  free(preprocessed);
+  free(pre_log);
+  bool ok = true;
+  if (!r->ours)
+    r->log = strdup("");
+  else
+    ok = compile(w, device, options, NULL, &r->spv, &r->spv_size, &r->log, NULL);
+  if (ok && cached) {
+    log_len = (uint32_t)strlen(r->log ? r->log : "");
+    size_t size = r->ours ? 5 + log_len + r->spv_size : 1;
+    unsigned char *out = malloc(size);
+    if (out) {
+      out[0] = r->ours ? 'g' : 'd';
+      if (r->ours) {
+        memcpy(out + 1, &log_len, 4);
+        memcpy(out + 5, r->log, log_len);
+        memcpy(out + 5 + log_len, r->spv, r->spv_size);
+      }
+      gac_layer_cache_store(key, ".cl", ".front", input, (size_t)input_len, out, size);
+      free(out);
+    }
+  }
+  free(input);
+  return ok;
+}
+
 cl_int gac_source_build(gac_source_program *w, cl_uint num_devices, const cl_device_id *devices, const char *options,
                         void(CL_CALLBACK *notify)(cl_program, void *), void *user_data) {
   cl_device_id device = first_device(w, num_devices, devices);
   free(w->log);
   w->log = NULL;
-  /* The text named a builtin; with the build's options, does the program
-   * call it? If preprocessing fails, the front end below says why. */
-  char *preprocessed = NULL, *pre_log = NULL;
-  bool ours = !compile(w, device, options, NULL, NULL, NULL, &pre_log, &preprocessed) ||
-              calls_builtins(preprocessed);
-  free(preprocessed);
-  free(pre_log);
-  if (!ours) {
+  front_end_result front;
+  w->failed = !front_end(w, device, options, &front);
+  if (!w->failed && !front.ours) {
+    free(front.log);
     cl_program inner = build_with_driver(w, num_devices, devices, device, options);
     w->failed = inner == NULL;
     if (inner) {
@@ -393,10 +465,9 @@ cl_int gac_source_build(gac_source_program *w, cl_uint num_devices, const cl_dev
       notify((cl_program)w, user_data);
     return w->failed ? CL_BUILD_PROGRAM_FAILURE : CL_SUCCESS;
   }
-  void *spv = NULL;
-  size_t spv_size = 0;
-  char *front_log = NULL, *bridge_log = NULL;
-  w->failed = !compile(w, device, options, NULL, &spv, &spv_size, &front_log, NULL);
+  void *spv = front.spv;
+  size_t spv_size = front.spv_size;
+  char *front_log = front.log, *bridge_log = NULL;
   cl_int err = CL_SUCCESS;
   cl_program inner = NULL;
   if (!w->failed) {

@@ -752,12 +752,14 @@ static void test_plain_source(void) {
   clReleaseProgram(p);
 }
 
-/* Files in a folder (0 if it cannot be read). */
-static unsigned count_files(const char *dir) {
+/* Files in a folder whose names end in `suffix` (0 if it cannot be read). */
+static unsigned count_files(const char *dir, const char *suffix) {
   DIR *d = opendir(dir);
   unsigned n = 0;
-  for (struct dirent *e; d && (e = readdir(d));)
-    n += e->d_name[0] != '.';
+  for (struct dirent *e; d && (e = readdir(d));) {
+    size_t len = strlen(e->d_name), slen = strlen(suffix);
+    n += e->d_name[0] != '.' && len >= slen && strcmp(e->d_name + len - slen, suffix) == 0;
+  }
   if (d)
     closedir(d);
   return n;
@@ -768,8 +770,9 @@ static unsigned count_files(const char *dir) {
  * name. Their text names the builtin, yet they call none of gac's: they go
  * to PoCL's compiler as without the layer, and with a -D that turns the
  * polyfill off the same source is gac's. The route shows in the layer's
- * cache (a fresh folder per build: gac's route writes its results there,
- * the driver's nothing); every kernel runs and is checked. */
+ * cache (a fresh folder per build: gac's route writes the lowered program,
+ * <key>.bc, the driver's only the front end's answer); every kernel runs
+ * and is checked. Built a second time, from the cache, the same. */
 static void test_polyfills(void) {
   const char *saved = getenv("GAC_LAYER_CACHE_DIR");
   char *saved_cache = saved ? strdup(saved) : NULL;
@@ -833,10 +836,29 @@ static void test_polyfills(void) {
     char name[128];
     snprintf(name, sizeof name, "%s builds and runs", names[i]);
     report(name, err == CL_SUCCESS && g[8] == 10, why);
-    unsigned cached = count_files(cache);
+    unsigned lowered = count_files(cache, ".bc"), answers = count_files(cache, ".front");
     snprintf(name, sizeof name, "%s goes to %s", names[i], i == 2 ? "gac" : "PoCL's compiler");
-    snprintf(why, sizeof why, "%u files in the layer's cache", cached);
-    report(name, i == 2 ? cached > 0 : cached == 0, why);
+    snprintf(why, sizeof why, "%u lowered programs, %u front-end answers in the layer's cache", lowered, answers);
+    report(name, (i == 2 ? lowered > 0 : lowered == 0) && answers == 1, why);
+    clReleaseProgram(p);
+    /* Again, from the cache: the same route, the same result. */
+    p = clCreateProgramWithSource(context, 1, &source, NULL, &err);
+    err = err ? err : clBuildProgram(p, 1, &device, i == 2 ? "-D NATIVE" : "", NULL, NULL);
+    g[8] = 0;
+    k = err == CL_SUCCESS ? clCreateKernel(p, "poly", &err) : NULL;
+    if (err == CL_SUCCESS) {
+      cl_mem m = clCreateBuffer(context, CL_MEM_COPY_HOST_PTR, sizeof g, g, NULL);
+      clSetKernelArg(k, 0, sizeof m, &m);
+      clSetKernelArg(k, 1, 4 * sizeof(int), NULL);
+      size_t global = 4, local = 4;
+      err = clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, 0, NULL, NULL);
+      err = err ? err : clEnqueueReadBuffer(queue, m, CL_TRUE, 0, sizeof g, g, 0, NULL, NULL);
+      clReleaseMemObject(m);
+      clReleaseKernel(k);
+    }
+    snprintf(name, sizeof name, "%s, built again from the cache, runs", names[i]);
+    snprintf(why, sizeof why, "error %d, g[8] = %d, %u lowered programs", err, g[8], count_files(cache, ".bc"));
+    report(name, err == CL_SUCCESS && g[8] == 10 && count_files(cache, ".bc") == lowered, why);
     clReleaseProgram(p);
     char command[64];
     snprintf(command, sizeof command, "rm -rf %s", cache);
