@@ -22,11 +22,17 @@
 #   bench DEV     the vendor benchmark (bench/vendor/vendor_bench.c) with
 #                 VENDOR_LAYER rows, twice: NVIDIA's and the layer's caches
 #                 cold, then warm (build times of both)
+# PART "-": nothing to unpack (a later call on the same machine, for the
+# modes that need no part's files: cts, bench).
 set -uo pipefail
-part=$(realpath "$1") out=$(realpath -m "$2") mode=${3:-suite} dev=${4:+$(realpath "$4")}
+part=$1 out=$(realpath -m "$2") mode=${3:-suite} dev=${4:+$(realpath "$4")}
 t=/tmp/gac-layer
 mkdir -p "$out" "$t"
-if command -v xz > /dev/null; then
+if [ "$part" = - ]; then
+  case $mode in suite | checks) echo "run.sh: $mode needs part 2's files" >&2; exit 2 ;; esac
+elif ! part=$(realpath "$part"); then
+  exit 1
+elif command -v xz > /dev/null; then
   xz -dc "$part/part.tar.xz" | tar -C "$t" -xf - || exit 1
 else
   python3 -c 'import lzma, sys, tarfile; tarfile.open(fileobj=lzma.open(sys.argv[1])).extractall(sys.argv[2])' \
