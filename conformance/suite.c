@@ -331,8 +331,10 @@ static bool run_fence_stream(const gac_backend *o, const char *program, size_t E
 
 #define TS 16
 
-static bool run_matmul(const gac_backend *o, const char *program, size_t n, double *ms, char *why, size_t why_len) {
-  void *k = o->load(o->self, program, "matmul", why, why_len);
+/* matmul (n given), or matmul128 (n = 128 built in: no n argument). */
+static bool run_matmul(const gac_backend *o, const char *program, const char *kernel, size_t n, double *ms, char *why,
+                       size_t why_len) {
+  void *k = o->load(o->self, program, kernel, why, why_len);
   if (!k)
     return false;
   float *a = small_ints(2 * n * n, 6), *c = calloc(n * n, sizeof(float)), *want = malloc(n * n * sizeof(float));
@@ -347,7 +349,8 @@ static bool run_matmul(const gac_backend *o, const char *program, size_t n, doub
   arg args[] = {BUF(a, n * n * sizeof(float)), BUF(a + n * n, n * n * sizeof(float)), BUF(c, n * n * sizeof(float)),
                 I32(n)};
   size_t global[2] = {n, n}, local[2] = {TS, TS};
-  return run_float_kernel(o, k, args, 4, 2, global, local, a, c, want, n * n, ms, why, why_len);
+  return run_float_kernel(o, k, args, strcmp(kernel, "matmul") == 0 ? 4 : 3, 2, global, local, a, c, want, n * n, ms,
+                          why, why_len);
 }
 
 /* Rows then columns, weights 1/4 1/2 1/4, over `count` tiles per group. */
@@ -546,8 +549,11 @@ unsigned gac_conformance_suite(const gac_backend *o) {
       char params[160];
       snprintf(params, sizeof params, "%s: %zux%zu floats, %zu tiles of 16x16 per group", pipelined[i], sizes[j],
                sizes[j], sizes[j] / TS);
-      ROW("matmul", params, run_matmul(o, pipelined[i], sizes[j], &ms, why, sizeof why));
+      ROW("matmul", params, run_matmul(o, pipelined[i], "matmul", sizes[j], &ms, why, sizeof why));
     }
+    char fixed[160];
+    snprintf(fixed, sizeof fixed, "%s: 128x128 floats, 8 tiles, a constant trip count", pipelined[i]);
+    ROW("matmul128", fixed, run_matmul(o, pipelined[i], "matmul128", 128, &ms, why, sizeof why));
     for (size_t j = 0; j < sizeof counts / sizeof counts[0]; j++) {
       char params[160];
       snprintf(params, sizeof params, "%s: 2x2 groups of %zu 16x16 tiles each (with halo), rows then columns",

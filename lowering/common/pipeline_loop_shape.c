@@ -195,12 +195,20 @@ bool pipeline_find_counter(pipeliner *P) {
   bool swapped = b == tested;
   if (a != tested && b != tested)
     tested = P->iv->result_id == a || P->iv->result_id == b ? P->iv->result_id : 0;
-  if (!tested || (tested == P->iv->result_id && P->exiting == P->latch))
+  if (!tested)
     return pipeline_fail(P, test, "Pipeline.Counter", "the exit test must compare the %s counter with a loop invariant",
                 P->exiting == P->latch ? "stepped" : "");
+  /* At the latch, the counter before its step against a constant (clang
+   * writes `t < 511` for a loop of 512 iterations): t OP E is t + step OP
+   * E + step, the stepped counter against a constant one step on. */
+  bool before_step = tested == P->iv->result_id && P->exiting == P->latch;
   swapped = b == tested;
   P->end = swapped ? a : b;
-  P->tests_inc = tested == P->inc;
+  P->tests_inc = tested == P->inc || before_step;
+  uint64_t end_value = 0;
+  if (before_step && !gac_constant_value(m, P->end, &end_value))
+    return pipeline_fail(P, test, "Pipeline.Counter", "the exit test at the latch compares the counter before its step "
+                "with %%%u, which is not a constant (compare the stepped counter)", P->end);
   if (pipeline_defined_in_loop(P, P->end))
     return pipeline_fail(P, test, "Pipeline.Counter", "the loop bound %%%u changes in the loop", P->end);
   /* Continue while (counter OP end): normalise the comparison. */
@@ -230,5 +238,18 @@ bool pipeline_find_counter(pipeliner *P) {
   }
   if (!P->cmp || (P->cmp == SpvOpINotEqual && P->step != 1))
     return pipeline_fail(P, test, "Pipeline.Counter", "the exit test is not one of <, <=, != (with step 1) on the counter");
+  if (before_step) {
+    const gac_inst *type = gac_def(m, P->iv_type);
+    unsigned width = type->words[2];
+    bool is_signed = P->cmp == SpvOpSLessThan || P->cmp == SpvOpSLessThanEqual;
+    uint64_t max = width >= 64 ? (is_signed ? INT64_MAX : UINT64_MAX)
+                               : (is_signed ? (1ull << (width - 1)) - 1 : (1ull << width) - 1);
+    if (width < 64 && is_signed && end_value >> (width - 1) & 1)
+      end_value |= ~0ull << width; /* a negative bound, sign-extended */
+    if ((is_signed ? (int64_t)end_value > (int64_t)(max - P->step) : end_value > max - P->step))
+      return pipeline_fail(P, test, "Pipeline.Counter", "the loop bound %%%u plus the step overflows the counter",
+                           P->end);
+    P->end = pipeline_iv_const(P, end_value + P->step);
+  }
   return true;
 }

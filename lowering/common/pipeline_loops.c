@@ -123,9 +123,47 @@ static bool no_fences(pipeliner *P) {
   return true;
 }
 
+/* A loop the pass cannot pipeline (its shape, its annotations, a schedule
+ * that does not exist) stays as written, its markers removed: the reasons,
+ * errors as found (entries from `first` on), become warnings that say so,
+ * as clang warns when a loop pragma's transformation cannot be done. The
+ * analyses before the rewrite change nothing the loop means (they split
+ * blocks at the markers and add constants). */
+static void keep_as_written(pipeliner *P, gac_diag *diag, size_t first) {
+  for (size_t i = first; i < diag->count; i++) {
+    gac_diag_entry *e = &diag->entries[i];
+    if (e->severity != GAC_ERROR)
+      continue;
+    static const char tail[] = "; the loop stays as written";
+    size_t len = strlen(e->message);
+    char *message = realloc(e->message, len + sizeof tail);
+    if (message) {
+      memcpy(message + len, tail, sizeof tail);
+      e->message = message;
+    }
+    e->severity = GAC_WARNING;
+    diag->error_count--;
+  }
+  bool found_loop = false;
+  for (unsigned b = 0; P->in_loop && b < P->cfg.num_blocks; b++)
+    found_loop |= P->in_loop[b];
+  if (found_loop) {
+    remove_loop_markers(P);
+    return;
+  }
+  /* No loop around the marker: its block's markers go (or the pass would
+   * find this marker again, forever). */
+  for (gac_inst *i = gac_inst_block(P->loop_marker)->insts.first, *next; i; i = next) {
+    next = i->next;
+    if (pipeline_is_marker(P, i, GAC_PIPELINE_LOOP) || pipeline_is_marker(P, i, GAC_PIPELINE_STATEMENT))
+      gac_inst_remove(P->m, i);
+  }
+}
+
 static bool pipeline_loop(gac_module *m, gac_function *f, gac_inst *loop_marker, pass_options *po,
                           gac_diag *diag) {
   const gac_pipe_options *opts = &po->schedule;
+  size_t first_diag = diag->count;
   pipeliner *P = calloc(1, sizeof *P);
   P->m = m, P->f = f, P->diag = diag, P->loop_marker = loop_marker;
   gac_lowering_init(&P->L, m);
@@ -160,6 +198,13 @@ static bool pipeline_loop(gac_module *m, gac_function *f, gac_inst *loop_marker,
     char error[400];
     if (!gac_pipe_schedule_build(&P->sched, st, P->num_stmts, deps, nd, opts, error, sizeof error))
       ok = pipeline_fail(P, loop_marker, "Pipeline.Schedule", "%s", error);
+  }
+  if (!ok) {
+    keep_as_written(P, diag, first_diag);
+    gac_pipe_schedule_free(&P->sched);
+    gac_cfg_free(&P->cfg);
+    free(P->in_loop), free(P->region), free(P);
+    return true;
   }
   unsigned S = ok ? P->sched.max_stage : 0;
   ws_plan ws = {.escapes = escapes, .num_escapes = num_escapes};
