@@ -144,6 +144,11 @@ static void keep_as_written(pipeliner *P, gac_diag *diag, size_t first) {
     e->severity = GAC_WARNING;
     diag->error_count--;
   }
+  /* This marker goes whatever else is found (or the pass would find it
+   * again, forever); then the loop's statement markers. */
+  gac_block *marker_block = gac_inst_block(P->loop_marker);
+  gac_inst_remove(P->m, P->loop_marker);
+  P->loop_marker = NULL;
   bool found_loop = false;
   for (unsigned b = 0; P->in_loop && b < P->cfg.num_blocks; b++)
     found_loop |= P->in_loop[b];
@@ -151,9 +156,8 @@ static void keep_as_written(pipeliner *P, gac_diag *diag, size_t first) {
     remove_loop_markers(P);
     return;
   }
-  /* No loop around the marker: its block's markers go (or the pass would
-   * find this marker again, forever). */
-  for (gac_inst *i = gac_inst_block(P->loop_marker)->insts.first, *next; i; i = next) {
+  /* No loop around the marker: its block's statement markers go. */
+  for (gac_inst *i = marker_block->insts.first, *next; i; i = next) {
     next = i->next;
     if (pipeline_is_marker(P, i, GAC_PIPELINE_LOOP) || pipeline_is_marker(P, i, GAC_PIPELINE_STATEMENT))
       gac_inst_remove(P->m, i);
