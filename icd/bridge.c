@@ -174,13 +174,32 @@ static bool emit_nvidia_ptx(gac_module *m, const gac_layer_target *t, unsigned c
   return ok;
 }
 
+/* The warnings among d's entries (a loop --pipeline-loops left as written,
+ * say), as build-log text; NULL if none. */
+static char *warnings_text(const gac_diag *d) {
+  gac_diag w;
+  gac_diag_init(&w);
+  for (size_t i = 0; i < d->count; i++)
+    if (d->entries[i].severity == GAC_WARNING)
+      gac_diag_add(&w, GAC_WARNING, d->entries[i].word_offset, d->entries[i].result_id, d->entries[i].rule, "%s",
+                   d->entries[i].message);
+  char *text = w.count ? diag_text(&w, "gac layer: warnings:") : NULL;
+  gac_diag_free(&w);
+  return text;
+}
+
 bool gac_bridge_il(const void *il, size_t size, const gac_layer_target *t, unsigned char **bc, size_t *bc_size,
-                   char **log) {
-  char lower_arg[96], key[1024];
+                   char **log, char **warnings) {
+  char lower_arg[96], key[1024], warnings_path[1100];
+  *warnings = NULL;
   target_key(t, lower_arg, sizeof lower_arg);
   bool cached = gac_layer_cache_key(lower_arg, il, size, key, sizeof key);
-  if (cached && gac_layer_cache_lookup(key, ".spv", ".bc", il, size, bc, bc_size))
+  snprintf(warnings_path, sizeof warnings_path, "%s.warnings", key);
+  if (cached && gac_layer_cache_lookup(key, ".spv", ".bc", il, size, bc, bc_size)) {
+    size_t n;
+    *warnings = gac_read_file(warnings_path, &n); /* an entry with warnings has them beside it */
     return true;
+  }
 
   bool spir = t->kind == GAC_LAYER_SPIR;
   gac_diag d;
@@ -221,7 +240,10 @@ bool gac_bridge_il(const void *il, size_t size, const gac_layer_target *t, unsig
       ok = false;
     }
   }
-  if (ok && cached)
+  if (ok)
+    *warnings = warnings_text(&d);
+  /* The warnings before the entry: an entry never lacks its warnings. */
+  if (ok && cached && (!*warnings || gac_write_file(warnings_path, *warnings, strlen(*warnings))))
     gac_layer_cache_store(key, ".spv", ".bc", il, size, *bc, *bc_size);
   free(words);
   gac_module_destroy(m);

@@ -75,9 +75,10 @@ const char *gac_device_profile(cl_device_id device);
 
 /* bridge.c: SPIR-V -> validated, lowered SPIR-V -> what target t builds:
  * SPIR 1.2 bitcode for PoCL, or PTX (with its NUL) for NVIDIA's driver.
- * On failure returns false with a build log in *log (malloc'd). */
+ * On failure returns false with a build log in *log (malloc'd); on success
+ * *warnings has the passes' warnings as build-log text (malloc'd), or NULL. */
 bool gac_bridge_il(const void *il, size_t size, const gac_layer_target *t, unsigned char **binary,
-                   size_t *binary_size, char **log);
+                   size_t *binary_size, char **log, char **warnings);
 /* The module with its builtin calls raised, for linking (*out malloc'd). */
 bool gac_raise_il(const void *il, size_t size, void **out, size_t *out_size, char **log);
 /* FNV-1a of size bytes, continuing from h (0xcbf29ce484222325 to start). */

@@ -20,6 +20,7 @@ typedef struct il_program {
   void *il;
   size_t il_size;
   char *failure_log; /* NULL if the module was bridged */
+  char *warnings;    /* gac's warnings when it was (the build log starts with them), or NULL */
   gac_layer_target_kind kind; /* what the driver got: SPIR bitcode or PTX */
 } il_program;
 
@@ -47,6 +48,7 @@ static void forget(cl_program program) {
     *pp = dead->next;
     free(dead->il);
     free(dead->failure_log);
+    free(dead->warnings);
     free(dead);
     return;
   }
@@ -103,7 +105,7 @@ cl_program CL_API_CALL gac_CreateProgramWithIL(cl_context context, const void *i
     /* One binary for every device of the context: built for the first one. */
     gac_layer_target target = gac_device_target(num_devices ? devices[0] : NULL);
     entry->kind = target.kind;
-    if (gac_bridge_il(il, length, &target, &bc, &bc_size, &entry->failure_log)) {
+    if (gac_bridge_il(il, length, &target, &bc, &bc_size, &entry->failure_log, &entry->warnings)) {
       const unsigned char **bins = calloc(num_devices, sizeof *bins);
       size_t *sizes = calloc(num_devices, sizeof *sizes);
       for (cl_uint i = 0; i < num_devices; i++)
@@ -134,6 +136,7 @@ cl_program CL_API_CALL gac_CreateProgramWithIL(cl_context context, const void *i
     done();
   } else if (entry) {
     free(entry->failure_log);
+    free(entry->warnings);
     free(entry);
   }
   if (errcode_ret)
@@ -202,6 +205,20 @@ cl_int CL_API_CALL gac_GetProgramBuildInfo(cl_program program, cl_device_id devi
     cl_build_status status = CL_BUILD_ERROR;
     err = gac_answer(&status, sizeof status, size, value, size_ret);
     answered = true;
+  } else if (p && p->warnings && param == CL_PROGRAM_BUILD_LOG) {
+    /* gac's warnings, then the driver's own log. */
+    size_t n = 0;
+    gac_next->clGetProgramBuildInfo(program, device, param, 0, NULL, &n);
+    size_t ours_len = strlen(p->warnings);
+    char *text = calloc(1, ours_len + n + 1);
+    if (text) {
+      memcpy(text, p->warnings, ours_len);
+      if (n)
+        gac_next->clGetProgramBuildInfo(program, device, param, n, text + ours_len, NULL);
+      err = gac_answer(text, strlen(text) + 1, size, value, size_ret);
+      free(text);
+      answered = true;
+    }
   }
   done();
   return answered ? err : gac_next->clGetProgramBuildInfo(program, device, param, size, value, size_ret);

@@ -872,6 +872,61 @@ static void test_polyfills(void) {
   free(saved_cache);
 }
 
+/* A loop --pipeline-loops cannot take (its buffer is a __local kernel
+ * argument, whose size the host sets) stays as written: the program builds
+ * and runs, and its build log says why the loop was not pipelined, built
+ * fresh and again from the cache. */
+static void test_unpipelined_warning(void) {
+  const char *src =
+      "kernel void as_written(global float *g, local float *t, uint n) {\n"
+      "  float acc = 0;\n"
+      "  for (uint i = 0; i < n; i++) {\n"
+      "    gac_pipeline_loop(GAC_ASYNC_STAGE(0));\n"
+      "    gac_pipeline_stage(0, 0);\n"
+      "    event_t e = async_work_group_copy_2D2D(t, 0, g, i * 16, sizeof(float), 16, 1, 16, 16, 0);\n"
+      "    wait_group_events(1, &e);\n"
+      "    gac_pipeline_stage(1, 1);\n"
+      "    acc += t[get_local_id(0)];\n"
+      "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+      "  }\n"
+      "  g[64 + get_local_id(0)] = acc;\n"
+      "}\n";
+  for (unsigned pass = 0; pass < 2; pass++) {
+    cl_int err;
+    cl_program p = clCreateProgramWithSource(context, 1, &src, NULL, &err);
+    err = err ? err : clBuildProgram(p, 1, &device, NULL, NULL, NULL);
+    char *log = build_log(p);
+    float g[80];
+    for (unsigned i = 0; i < 80; i++)
+      g[i] = i < 64 ? (float)i : -1;
+    cl_kernel k = err == CL_SUCCESS ? clCreateKernel(p, "as_written", &err) : NULL;
+    if (err == CL_SUCCESS) {
+      cl_mem m = clCreateBuffer(context, CL_MEM_COPY_HOST_PTR, sizeof g, g, NULL);
+      clSetKernelArg(k, 0, sizeof m, &m);
+      clSetKernelArg(k, 1, 16 * sizeof(float), NULL);
+      cl_uint n = 4; /* a run-time count: clang would unroll a constant 4 before gac sees the loop */
+      clSetKernelArg(k, 2, sizeof n, &n);
+      size_t global = 16, local = 16;
+      err = clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, 0, NULL, NULL);
+      err = err ? err : clEnqueueReadBuffer(queue, m, CL_TRUE, 0, sizeof g, g, 0, NULL, NULL);
+      clReleaseMemObject(m);
+      clReleaseKernel(k);
+    }
+    bool right = true; /* g[64 + x] = x + (16 + x) + (32 + x) + (48 + x) */
+    for (unsigned x = 0; x < 16; x++)
+      right &= g[64 + x] == (float)(4 * x + 96);
+    char why[700], name[128];
+    snprintf(why, sizeof why, "error %d, %s, log: %.500s", err, right ? "right" : "wrong values", log ? log : "");
+    snprintf(name, sizeof name, "a loop left as written builds and runs, the build log says why (%s)",
+             pass ? "from the cache" : "fresh");
+    report(name, err == CL_SUCCESS && right && log && strstr(log, "the loop stays as written") &&
+                     strstr(log, "[Pipeline.Buffers]"),
+           why);
+    free(log);
+    clReleaseProgram(p);
+  }
+}
+
 static void test_limits(void) {
   setenv("GAC_LAYER_LOCAL_MEM_SIZE", "65536", 1);
   setenv("GAC_LAYER_MAX_WORK_GROUP_SIZE", "256", 1);
@@ -918,6 +973,7 @@ int main(int argc, char **argv) {
   test_bridge_failure(argv[1]);
   test_plain_source();
   test_polyfills();
+  test_unpipelined_warning();
   test_limits();
   clReleaseCommandQueue(queue);
   clReleaseContext(context);
