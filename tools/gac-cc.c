@@ -38,6 +38,8 @@ static void usage(FILE *out) {
         "                   amdgcn,pingpong (8-wave pipelined loops ping-ponged).\n"
         "  --ptx-abi=cuda|opencl  With --emit=ptx: for the CUDA driver (default) or\n"
         "                   for NVIDIA's OpenCL driver (clCreateProgramWithBinary).\n"
+        "  --ptx-occupancy  With --emit=ptx: .maxnreg on a fixed-size kernel where ptxas\n"
+        "                   says it fits one more block per multiprocessor unspilled.\n"
         "                   -cl-fast-relaxed-math also selects fast math for ptx/amdgcn.\n"
         "  -m32             A 32-bit device (spir); default 64-bit (spir64).\n"
         "  -cl-std=CLx.y    OpenCL C version (default CL1.2).\n"
@@ -76,6 +78,7 @@ int main(int argc, char **argv) {
   unsigned sm = 80;
   bool warp_specialize = false; /* --sm=90,warp-specialize */
   gac_ptx_abi abi = GAC_PTX_ABI_CUDA; /* --ptx-abi= */
+  bool occupancy = false;             /* --ptx-occupancy */
   char *user[MAX_ARGS];
   unsigned n_user = 0;
   for (int i = 1; i < argc; i++) {
@@ -103,6 +106,8 @@ int main(int argc, char **argv) {
       if (strcmp(a + 5, "80") != 0 && strcmp(a + 5, "90") != 0 && !warp_specialize)
         return usage_error("expected --sm=80, 90 or 90,warp-specialize: ", a);
       sm = (unsigned)atoi(a + 5);
+    } else if (strcmp(a, "--ptx-occupancy") == 0) {
+      occupancy = true;
     } else if (strncmp(a, "--ptx-abi=", 10) == 0) {
       if (strcmp(a + 10, "cuda") != 0 && strcmp(a + 10, "opencl") != 0)
         return usage_error("expected --ptx-abi=cuda or opencl: ", a);
@@ -204,8 +209,11 @@ int main(int argc, char **argv) {
     char *code = NULL;
     size_t code_size = 0;
     if (strcmp(emit, "ptx") == 0) {
-      gac_ptx_options popts = {
-          .sm = sm, .fast_relaxed_math = fast_math, .warp_specialize = warp_specialize, .abi = abi};
+      gac_ptx_options popts = {.sm = sm,
+                               .fast_relaxed_math = fast_math,
+                               .warp_specialize = warp_specialize,
+                               .abi = abi,
+                               .tune_occupancy = occupancy};
       ok = gac_emit_ptx(m, &popts, &code, &code_size, &diag);
     } else {
       size_t len = strlen(output);

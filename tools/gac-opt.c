@@ -54,6 +54,9 @@ static void usage(FILE *out) {
         "  --ptx-abi=cuda|opencl  Whose launch the PTX serves: the CUDA driver's\n"
         "                      (default) or NVIDIA's OpenCL driver's, which loads it with\n"
         "                      clCreateProgramWithBinary (docs/VENDOR.md).\n"
+        "  --ptx-occupancy     With --emit=ptx: .maxnreg on a fixed-size kernel where\n"
+        "                      ptxas says it fits one more block per multiprocessor\n"
+        "                      without spilling (docs/PTX.md).\n"
         "  --emit=amdgcn       After the passes, write AMDGPU code for every kernel to -o:\n"
         "                      an HSA code object if -o ends in .hsaco (ld.lld-19), else\n"
         "                      assembly (LLVM 19's AMDGPU backend, docs/AMDGCN.md).\n"
@@ -117,6 +120,7 @@ int main(int argc, char **argv) {
   unsigned sm = 80;
   bool warp_specialize = false; /* --sm=90,warp-specialize */
   gac_ptx_abi abi = GAC_PTX_ABI_CUDA; /* --ptx-abi= */
+  bool occupancy = false;             /* --ptx-occupancy */
   bool fast_math = false;
   int target_env = -1;
   pass_request passes[MAX_PASSES];
@@ -149,6 +153,8 @@ int main(int argc, char **argv) {
       pingpong = a[13] == ',';
     } else if (strncmp(a, "--emit=", 7) == 0) {
       return usage_error("unknown output kind '%s' (ptx or amdgcn)", a + 7);
+    } else if (strcmp(a, "--ptx-occupancy") == 0) {
+      occupancy = true;
     } else if (strncmp(a, "--ptx-abi=", 10) == 0) {
       if (strcmp(a + 10, "cuda") != 0 && strcmp(a + 10, "opencl") != 0)
         return usage_error("--ptx-abi=%s: expected cuda or opencl", a + 10);
@@ -263,7 +269,8 @@ int main(int argc, char **argv) {
   if (emit_ptx) {
     char *ptx;
     size_t ptx_size;
-    gac_ptx_options popts = {.sm = sm, .fast_relaxed_math = fast_math, .warp_specialize = warp_specialize, .abi = abi};
+    gac_ptx_options popts = {.sm = sm, .fast_relaxed_math = fast_math, .warp_specialize = warp_specialize, .abi = abi,
+                             .tune_occupancy = occupancy};
     ok = gac_emit_ptx(m, &popts, &ptx, &ptx_size, &diag);
     if (!report(&diag, source) || !ok || !write_file_atomic(output, ptx, ptx_size))
       status = EXIT_INVALID;

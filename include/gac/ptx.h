@@ -57,6 +57,8 @@ typedef struct gac_ptx_options {
   bool warp_specialize;   /* sm_90: annotated loops become a producer warp and consumers
                              (--pipeline-loops=warp-specialize, before the lowering) */
   gac_ptx_abi abi;        /* CUDA (the default) or NVIDIA's OpenCL */
+  bool tune_occupancy;    /* --ptx-occupancy: .maxnreg where ptxas says it gains a block per
+                             multiprocessor without spilling (gac_ptx_tune_occupancy) */
 } gac_ptx_options;
 
 /* Validates m, lowers its copies and queues for PTX (m is changed), bridges
@@ -64,5 +66,13 @@ typedef struct gac_ptx_options {
  * NUL-terminated malloc'd module of *size bytes; on failure false, with
  * diagnostics that name the instruction or function and the rule. */
 bool gac_emit_ptx(gac_module *m, const gac_ptx_options *options, char **ptx, size_t *size, gac_diag *diag);
+
+/* Occupancy cliffs (lowering/ptx/ptx_occupancy.c): each entry of ptx with
+ * a fixed block size (.reqntid) whose register count alone keeps a block
+ * more off a multiprocessor gets .maxnreg at the next block count's limit
+ * where ptxas ($GAC_PTXAS, $CUDA_HOME/bin, /usr/local/cuda/bin, PATH) then
+ * spills nothing; a remark says what was done for each. Without ptxas the
+ * module stays as it is (a remark). *ptx may be replaced (malloc'd). */
+bool gac_ptx_tune_occupancy(char **ptx, size_t *size, unsigned sm, gac_diag *diag);
 
 #endif

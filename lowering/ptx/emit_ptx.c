@@ -20,5 +20,7 @@ bool gac_emit_ptx(gac_module *m, const gac_ptx_options *options, char **ptx, siz
     return false;
   bool ok = llvm->ptx_from_bitcode(bitcode, bitcode_size, options, ptx, size, diag);
   free(bitcode);
+  if (ok && options->tune_occupancy)
+    ok = gac_ptx_tune_occupancy(ptx, size, options->sm, diag);
   return ok;
 }
