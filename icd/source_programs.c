@@ -445,6 +445,23 @@ static bool front_end(gac_source_program *w, cl_device_id device, const char *op
   return ok;
 }
 
+/* A build's end: its inner program replaces the wrapper's (or, failed, is
+ * released), then the callback. */
+static cl_int finish_build(gac_source_program *w, cl_program inner, void(CL_CALLBACK *notify)(cl_program, void *),
+                           void *user_data) {
+  if (w->failed) {
+    if (inner)
+      gac_ReleaseProgram(inner);
+  } else {
+    if (w->inner)
+      gac_ReleaseProgram(w->inner);
+    w->inner = inner;
+  }
+  if (notify)
+    notify((cl_program)w, user_data);
+  return w->failed ? CL_BUILD_PROGRAM_FAILURE : CL_SUCCESS;
+}
+
 cl_int gac_source_build(gac_source_program *w, cl_uint num_devices, const cl_device_id *devices, const char *options,
                         void(CL_CALLBACK *notify)(cl_program, void *), void *user_data) {
   cl_device_id device = first_device(w, num_devices, devices);
@@ -456,14 +473,7 @@ cl_int gac_source_build(gac_source_program *w, cl_uint num_devices, const cl_dev
     free(front.log);
     cl_program inner = build_with_driver(w, num_devices, devices, device, options);
     w->failed = inner == NULL;
-    if (inner) {
-      if (w->inner)
-        gac_ReleaseProgram(w->inner);
-      w->inner = inner;
-    }
-    if (notify)
-      notify((cl_program)w, user_data);
-    return w->failed ? CL_BUILD_PROGRAM_FAILURE : CL_SUCCESS;
+    return finish_build(w, inner, notify, user_data);
   }
   void *spv = front.spv;
   size_t spv_size = front.spv_size;
@@ -490,17 +500,7 @@ cl_int gac_source_build(gac_source_program *w, cl_uint num_devices, const cl_dev
     w->log = NULL;
   free(front_log);
   free(bridge_log);
-  if (w->failed) {
-    if (inner)
-      gac_ReleaseProgram(inner);
-  } else {
-    if (w->inner)
-      gac_ReleaseProgram(w->inner);
-    w->inner = inner;
-  }
-  if (notify)
-    notify((cl_program)w, user_data);
-  return w->failed ? CL_BUILD_PROGRAM_FAILURE : CL_SUCCESS;
+  return finish_build(w, inner, notify, user_data);
 }
 
 cl_int gac_source_build_info(gac_source_program *w, cl_device_id device, cl_program_build_info param, size_t size,

@@ -696,6 +696,15 @@ static void test_compile_and_link(const char *il_path) {
 }
 
 /* When the bridge to PoCL cannot run, the build fails and says why. */
+/* GAC_LAYER_CACHE_DIR back to what a test saved (a strdup'd copy, freed; NULL: unset). */
+static void restore_cache_dir(char *saved) {
+  if (saved)
+    setenv("GAC_LAYER_CACHE_DIR", saved, 1);
+  else
+    unsetenv("GAC_LAYER_CACHE_DIR");
+  free(saved);
+}
+
 static void test_bridge_failure(const char *path) {
   char *cache = getenv("GAC_LAYER_CACHE_DIR") ? strdup(getenv("GAC_LAYER_CACHE_DIR")) : NULL;
   setenv("GAC_LLVM_SPIRV", "/nonexistent/llvm-spirv", 1);
@@ -718,11 +727,7 @@ static void test_bridge_failure(const char *path) {
   if (p)
     clReleaseProgram(p);
   unsetenv("GAC_LLVM_SPIRV");
-  if (cache)
-    setenv("GAC_LAYER_CACHE_DIR", cache, 1);
-  else
-    unsetenv("GAC_LAYER_CACHE_DIR");
-  free(cache);
+  restore_cache_dir(cache);
 }
 
 /* A program that does not use the extension goes to PoCL untouched. */
@@ -763,6 +768,33 @@ static unsigned count_files(const char *dir, const char *suffix) {
   if (d)
     closedir(d);
   return n;
+}
+
+/* Builds `source` with `options` and runs its kernel poly over g = 0..7 as
+ * a 4-wide, 2-high block: the 2 x 2 copy reads 0, 1, 4, 5, whose sum is
+ * *sum (g[8]). On a failed build, *log (if asked) gets the build log. */
+static cl_int build_and_run_poly(const char *source, const char *options, int *sum, char **log) {
+  cl_int err;
+  cl_program p = clCreateProgramWithSource(context, 1, &source, NULL, &err);
+  err = err ? err : clBuildProgram(p, 1, &device, options, NULL, NULL);
+  int g[9] = {0, 1, 2, 3, 4, 5, 6, 7, 0};
+  cl_kernel k = err == CL_SUCCESS ? clCreateKernel(p, "poly", &err) : NULL;
+  if (err == CL_SUCCESS) {
+    cl_mem m = clCreateBuffer(context, CL_MEM_COPY_HOST_PTR, sizeof g, g, NULL);
+    clSetKernelArg(k, 0, sizeof m, &m);
+    clSetKernelArg(k, 1, 4 * sizeof(int), NULL);
+    size_t global = 4, local = 4;
+    err = clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, 0, NULL, NULL);
+    err = err ? err : clEnqueueReadBuffer(queue, m, CL_TRUE, 0, sizeof g, g, 0, NULL, NULL);
+    clReleaseMemObject(m);
+    clReleaseKernel(k);
+  }
+  if (log)
+    *log = err == CL_SUCCESS || !p ? NULL : build_log(p);
+  if (p)
+    clReleaseProgram(p);
+  *sum = g[8];
+  return err;
 }
 
 /* Programs written for a driver without the extension carry their own
@@ -813,63 +845,30 @@ static void test_polyfills(void) {
       continue;
     }
     setenv("GAC_LAYER_CACHE_DIR", cache, 1);
-    cl_int err;
-    const char *source = sources[i == 2 ? 0 : i];
-    cl_program p = clCreateProgramWithSource(context, 1, &source, NULL, &err);
-    err = err ? err : clBuildProgram(p, 1, &device, i == 2 ? "-D NATIVE" : "", NULL, NULL);
-    /* g = 0..7 as a 4-wide, 2-high block: the 2 x 2 copy reads 0, 1, 4, 5. */
-    int g[9] = {0, 1, 2, 3, 4, 5, 6, 7, 0};
-    cl_kernel k = err == CL_SUCCESS ? clCreateKernel(p, "poly", &err) : NULL;
-    if (err == CL_SUCCESS) {
-      cl_mem m = clCreateBuffer(context, CL_MEM_COPY_HOST_PTR, sizeof g, g, NULL);
-      clSetKernelArg(k, 0, sizeof m, &m);
-      clSetKernelArg(k, 1, 4 * sizeof(int), NULL);
-      size_t global = 4, local = 4;
-      err = clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, 0, NULL, NULL);
-      err = err ? err : clEnqueueReadBuffer(queue, m, CL_TRUE, 0, sizeof g, g, 0, NULL, NULL);
-      clReleaseMemObject(m);
-      clReleaseKernel(k);
-    }
-    char why[600], *log = err == CL_SUCCESS ? NULL : build_log(p);
-    snprintf(why, sizeof why, "error %d, g[8] = %d, log: %.500s", err, g[8], log ? log : "");
+    const char *source = sources[i == 2 ? 0 : i], *options = i == 2 ? "-D NATIVE" : "";
+    int sum = 0;
+    char *log = NULL;
+    cl_int err = build_and_run_poly(source, options, &sum, &log);
+    char why[600], name[128];
+    snprintf(why, sizeof why, "error %d, g[8] = %d, log: %.500s", err, sum, log ? log : "");
     free(log);
-    char name[128];
     snprintf(name, sizeof name, "%s builds and runs", names[i]);
-    report(name, err == CL_SUCCESS && g[8] == 10, why);
+    report(name, err == CL_SUCCESS && sum == 10, why);
     unsigned lowered = count_files(cache, ".bc"), answers = count_files(cache, ".front");
     snprintf(name, sizeof name, "%s goes to %s", names[i], i == 2 ? "gac" : "PoCL's compiler");
     snprintf(why, sizeof why, "%u lowered programs, %u front-end answers in the layer's cache", lowered, answers);
     report(name, (i == 2 ? lowered > 0 : lowered == 0) && answers == 1, why);
-    clReleaseProgram(p);
     /* Again, from the cache: the same route, the same result. */
-    p = clCreateProgramWithSource(context, 1, &source, NULL, &err);
-    err = err ? err : clBuildProgram(p, 1, &device, i == 2 ? "-D NATIVE" : "", NULL, NULL);
-    g[8] = 0;
-    k = err == CL_SUCCESS ? clCreateKernel(p, "poly", &err) : NULL;
-    if (err == CL_SUCCESS) {
-      cl_mem m = clCreateBuffer(context, CL_MEM_COPY_HOST_PTR, sizeof g, g, NULL);
-      clSetKernelArg(k, 0, sizeof m, &m);
-      clSetKernelArg(k, 1, 4 * sizeof(int), NULL);
-      size_t global = 4, local = 4;
-      err = clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, 0, NULL, NULL);
-      err = err ? err : clEnqueueReadBuffer(queue, m, CL_TRUE, 0, sizeof g, g, 0, NULL, NULL);
-      clReleaseMemObject(m);
-      clReleaseKernel(k);
-    }
+    err = build_and_run_poly(source, options, &sum, NULL);
     snprintf(name, sizeof name, "%s, built again from the cache, runs", names[i]);
-    snprintf(why, sizeof why, "error %d, g[8] = %d, %u lowered programs", err, g[8], count_files(cache, ".bc"));
-    report(name, err == CL_SUCCESS && g[8] == 10 && count_files(cache, ".bc") == lowered, why);
-    clReleaseProgram(p);
+    snprintf(why, sizeof why, "error %d, g[8] = %d, %u lowered programs", err, sum, count_files(cache, ".bc"));
+    report(name, err == CL_SUCCESS && sum == 10 && count_files(cache, ".bc") == lowered, why);
     char command[64];
     snprintf(command, sizeof command, "rm -rf %s", cache);
     if (system(command) != 0)
       fprintf(stderr, "cannot remove %s\n", cache);
   }
-  if (saved_cache)
-    setenv("GAC_LAYER_CACHE_DIR", saved_cache, 1);
-  else
-    unsetenv("GAC_LAYER_CACHE_DIR");
-  free(saved_cache);
+  restore_cache_dir(saved_cache);
 }
 
 /* A loop --pipeline-loops cannot take (its buffer is a __local kernel
