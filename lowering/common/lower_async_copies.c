@@ -227,23 +227,14 @@ static void leader_loop(gac_lowering *L, lower_copy_plan *p, gac_block *from, ga
   lower_loop_close(L, &outer, line_done, L->one);
 }
 
-/* Everything a unit must divide, ORed: the pointers and the first line's
- * offsets apart (base | offset instead of base + offset: aligned both, the
- * sum is; a sum aligned only by luck takes a narrower unit). Apart, LLVM
- * drops an offset whose low bits it knows are zero (t * 32 in a loop) from
- * the test, which an add, whose value the address uses too, kept: the test
- * then no longer changes in the loop, and the unit paths' addresses no
- * longer live across it (sgemm_fast, sm_90: 166 registers to 129). */
 uint32_t lower_unit_alignment(gac_lowering *L, gac_builder *b, const lower_copy_plan *p) {
   const gac_async_copy *k = &p->k;
   uint32_t so, dof;
   lower_line_offsets(L, b, p, L->zero, 0, &so, &dof);
-  uint32_t bits[10];
+  uint32_t bits[8];
   unsigned n = 0;
-  bits[n++] = gac_build_ops(b, SpvOpConvertPtrToU, L->size_type, GAC_NEW_ID, GAC_ID(p->src))->result_id;
-  bits[n++] = so;
-  bits[n++] = gac_build_ops(b, SpvOpConvertPtrToU, L->size_type, GAC_NEW_ID, GAC_ID(p->dst))->result_id;
-  bits[n++] = dof;
+  bits[n++] = lower_add(L, b, gac_build_ops(b, SpvOpConvertPtrToU, L->size_type, GAC_NEW_ID, GAC_ID(p->src))->result_id, so);
+  bits[n++] = lower_add(L, b, gac_build_ops(b, SpvOpConvertPtrToU, L->size_type, GAC_NEW_ID, GAC_ID(p->dst))->result_id, dof);
   bits[n++] = p->line_bytes;
   bits[n++] = lower_mul(L, b, k->source_line_length, k->num_bytes_per_element);
   bits[n++] = lower_mul(L, b, k->destination_line_length, k->num_bytes_per_element);

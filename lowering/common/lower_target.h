@@ -161,8 +161,8 @@ void lower_cooperative_loop(gac_lowering *L, lower_copy_plan *p, gac_block *from
 void lower_line_offsets(gac_lowering *L, gac_builder *b, const lower_copy_plan *p, uint32_t line_index,
                         uint32_t extra, uint32_t *src_off, uint32_t *dst_off);
 uint32_t lower_byte_address(gac_builder *b, uint32_t base, uint32_t ptr_type, uint32_t offset);
-/* Everything a copy's unit must divide, OR'ed: both pointers and their
- * first line's offsets (apart, not summed), every stride, the line. */
+/* Everything a copy's unit must divide, OR'ed: both start addresses, every
+ * stride, the line. */
 uint32_t lower_unit_alignment(gac_lowering *L, gac_builder *b, const lower_copy_plan *p);
 /* After every OpGroupWaitEvents (or run of them): a work-group barrier. */
 void lower_barrier_after_waits(gac_lowering *L);
