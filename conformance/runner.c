@@ -35,32 +35,30 @@ typedef struct ocl {
   cl_device_id device;
   const char *dir, *strategy;
   enum { FROM_BITCODE, FROM_IL, FROM_PTX, FROM_SOURCE } from;
+  char *programs; /* --source: <dir>/programs.txt, read once */
 } ocl;
 
 /* --source: the OpenCL C of `program` and its build options, from
  * <dir>/programs.txt ("name|source|options"); false if it is not listed. */
 static bool source_of(const ocl *o, const char *program, char *path, size_t path_len, char *options,
                       size_t options_len) {
-  char list[1024], line[1024];
-  snprintf(list, sizeof list, "%s/programs.txt", o->dir);
-  FILE *f = fopen(list, "r");
-  bool found = false;
-  while (f && !found && fgets(line, sizeof line, f)) {
-    line[strcspn(line, "\r\n")] = '\0';
-    char *source = strchr(line, '|'), *opts = source ? strchr(source + 1, '|') : NULL;
+  for (const char *line = o->programs, *next; line && *line; line = next) {
+    size_t len = strcspn(line, "\n");
+    next = line + len + (line[len] == '\n');
+    char entry[1024];
+    snprintf(entry, sizeof entry, "%.*s", (int)strcspn(line, "\r\n"), line);
+    char *source = strchr(entry, '|'), *opts = source ? strchr(source + 1, '|') : NULL;
     if (!opts)
       continue;
     *source++ = '\0';
     *opts++ = '\0';
-    if (strcmp(line, program) != 0)
+    if (strcmp(entry, program) != 0)
       continue;
     snprintf(path, path_len, "%s%s%s", source[0] == '/' ? "" : o->dir, source[0] == '/' ? "" : "/", source);
     snprintf(options, options_len, "%s", opts);
-    found = true;
+    return true;
   }
-  if (f)
-    fclose(f);
-  return found;
+  return false;
 }
 
 static double now_ms(void) {
@@ -185,6 +183,14 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: gac-conformance <dir> <strategy> [--il | --ptx | --source]\n");
     return 2;
   }
+  if (o.from == FROM_SOURCE) {
+    char list[1024];
+    snprintf(list, sizeof list, "%s/programs.txt", o.dir);
+    if (!(o.programs = gac_read_file(list, NULL))) {
+      fprintf(stderr, "gac-conformance: cannot read %s\n", list);
+      return 2;
+    }
+  }
   if (!gac_cl_open_first("gac-conformance", o.from == FROM_PTX ? CL_DEVICE_TYPE_GPU : CL_DEVICE_TYPE_ALL, &o.device,
                          &o.context, &o.queue))
     return 1;
@@ -201,5 +207,6 @@ int main(int argc, char **argv) {
                                                                     : "PoCL's compilation on a kernel's first launch with a local size");
   clReleaseCommandQueue(o.queue);
   clReleaseContext(o.context);
+  free(o.programs);
   return failures ? 1 : 0;
 }

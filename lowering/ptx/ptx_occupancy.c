@@ -176,14 +176,15 @@ bool gac_ptx_tune_occupancy(char **ptx, size_t *size, unsigned sm, gac_diag *dia
     return true;
   }
   bool any = false;
+  unsigned threads[MAX_KERNELS] = {0}, blocks[MAX_KERNELS] = {0};
   for (unsigned i = 0; i < n; i++) {
     const char *end;
-    unsigned threads = uses[i].seen ? reqntid_of(*ptx, uses[i].name, &end) : 0;
+    threads[i] = uses[i].seen ? reqntid_of(*ptx, uses[i].name, &end) : 0;
     bool regs_bind;
-    unsigned blocks = threads ? blocks_per_sm(uses[i].regs, threads, uses[i].smem, sm, &regs_bind) : 0;
-    if (!threads || !regs_bind || uses[i].spill_bytes)
+    blocks[i] = threads[i] ? blocks_per_sm(uses[i].regs, threads[i], uses[i].smem, sm, &regs_bind) : 0;
+    if (!threads[i] || !regs_bind || uses[i].spill_bytes)
       continue;
-    unsigned warps = (threads + 31) / 32, cap = REGS_PER_SM / ((blocks + 1) * warps * 32) / 8 * 8;
+    unsigned warps = (threads[i] + 31) / 32, cap = REGS_PER_SM / ((blocks[i] + 1) * warps * 32) / 8 * 8;
     if (cap >= 24 && cap < uses[i].regs)
       caps[i] = cap, any = true;
   }
@@ -204,25 +205,23 @@ bool gac_ptx_tune_occupancy(char **ptx, size_t *size, unsigned sm, gac_diag *dia
     for (unsigned j = 0; j < n_capped; j++)
       if (strcmp(capped[j].name, uses[i].name) == 0)
         c = &capped[j];
-    bool regs_bind;
-    const char *end;
-    unsigned threads = reqntid_of(*ptx, uses[i].name, &end);
-    unsigned before = blocks_per_sm(uses[i].regs, threads, uses[i].smem, sm, &regs_bind);
+    unsigned before = blocks[i];
     if (!c || c->spill_bytes || c->regs > caps[i]) {
       gac_diag_add(diag, GAC_REMARK, GAC_NO_OFFSET, 0, "ptx.occupancy",
                    "%s: %u registers, %u block%s of %u work-items a multiprocessor; not capped: under .maxnreg %u "
                    "ptxas spills %u bytes",
-                   uses[i].name, uses[i].regs, before, before == 1 ? "" : "s", threads, caps[i],
+                   uses[i].name, uses[i].regs, before, before == 1 ? "" : "s", threads[i], caps[i],
                    c ? c->spill_bytes : 0);
       caps[i] = 0;
       dropped = true;
       continue;
     }
-    unsigned after = blocks_per_sm(c->regs, threads, c->smem, sm, &regs_bind);
+    bool regs_bind;
+    unsigned after = blocks_per_sm(c->regs, threads[i], c->smem, sm, &regs_bind);
     gac_diag_add(diag, GAC_REMARK, GAC_NO_OFFSET, 0, "ptx.occupancy",
                  "%s: %u registers, %u block%s of %u work-items a multiprocessor; .maxnreg %u: %u registers, no "
                  "spills, %u blocks",
-                 uses[i].name, uses[i].regs, before, before == 1 ? "" : "s", threads, caps[i], c->regs, after);
+                 uses[i].name, uses[i].regs, before, before == 1 ? "" : "s", threads[i], caps[i], c->regs, after);
   }
   if (dropped) {
     free(tuned);
