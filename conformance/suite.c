@@ -541,8 +541,9 @@ unsigned gac_conformance_suite(const gac_backend *o) {
   /* Each pipelined build and the unpipelined one against the same host
    * reference: long loops, and loops shorter than the pipeline (those take
    * the loop as written). */
-  static const char *const pipelined[] = {"unpipelined", "pipelined-s2", "pipelined-s3", "pipelined-s4",
-                                          "pipelined-s3-cl30", "pipelined-s3-ws"};
+  static const char *const pipelined[] = {"unpipelined",       "pipelined-s2",      "pipelined-s3",
+                                          "pipelined-s4",      "pipelined-s3-cl30", "pipelined-s3-ws",
+                                          "pipelined-s2-wide", "pipelined-s3-wide"};
   for (size_t i = 0; i < sizeof pipelined / sizeof pipelined[0]; i++) {
     static const size_t sizes[] = {128, 32, 16}, counts[] = {9, 2, 1};
     for (size_t j = 0; j < sizeof sizes / sizeof sizes[0]; j++) {

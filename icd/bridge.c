@@ -222,7 +222,9 @@ bool gac_bridge_il(const void *il, size_t size, const gac_layer_target *t, unsig
     *log = diag_text(&d, "gac layer: the SPIR-V module is invalid:");
   /* OpenCL C 2.0/3.0 hands builtins generic pointers PoCL 3.1 has no overloads for. */
   else if (!gac_run_pass(m, "specialize-generic-pointers", NULL, &d) ||
-           !gac_run_pass(m, "raise-async-copies", NULL, &d) || !gac_run_pass(m, "pipeline-loops", NULL, &d) ||
+           !gac_run_pass(m, "raise-async-copies", NULL, &d) ||
+           /* PTX asks for the body's wide version (docs/PTX.md). */
+           !gac_run_pass(m, "pipeline-loops", spir ? NULL : "wide-copies", &d) ||
            (spir && !gac_run_pass(m, "lower-async-copies", lower_arg, &d)))
     *log = diag_text(&d, "gac layer: lowering failed:");
   else if (!gac_validate(m, &vopts, &d))

@@ -12,7 +12,7 @@ bool gac_pipeline_loops(gac_module *m, const char *arg, gac_diag *diag);
  * options typed (common/pipeline_loops.c), as the pass calls it once ARG is
  * parsed, and the PTX target for its warp-specialised loops. */
 typedef struct gac_pipeline_loops_options {
-  bool no_prune, late_waits, warp_specialize;
+  bool no_prune, late_waits, warp_specialize, wide_copies;
   const char *svg; /* where to draw the schedules (svg_len bytes), or NULL */
   size_t svg_len;
 } gac_pipeline_loops_options;

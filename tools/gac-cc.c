@@ -193,7 +193,9 @@ int main(int argc, char **argv) {
   ok = m && print_diags(&diag, input) && gac_validate(m, &vopts, &diag) && print_diags(&diag, input);
   /* With --sm=90,warp-specialize the PTX step pipelines the loops itself. */
   if (ok && pipeline && !(warp_specialize && strcmp(emit, "ptx") == 0))
-    ok = (gac_run_pass(m, "pipeline-loops", NULL, &diag), print_diags(&diag, input));
+    /* PTX asks for the body's wide version (16-byte copies alone, docs/PTX.md). */
+    ok = (gac_run_pass(m, "pipeline-loops", strcmp(emit, "ptx") == 0 ? "wide-copies" : NULL, &diag),
+          print_diags(&diag, input));
   if (ok && strncmp(emit, "lowered", 7) == 0) {
     char arg[64];
     snprintf(arg, sizeof arg, "opencl,strategy=%s", emit[7] == '=' ? emit + 8 : "cooperative");

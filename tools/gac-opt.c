@@ -237,6 +237,16 @@ int main(int argc, char **argv) {
    * (--sort-blocks fixes block order only) or a plain round trip must not
    * write an invalid module either. Only --print alone (a disassembler)
    * shows an invalid module as it is. */
+  /* PTX asks --pipeline-loops for the body's wide version (16-byte copies
+   * alone where the copies' alignment allows, docs/PTX.md). */
+  static char pipeline_args[MAX_PASSES][256];
+  for (unsigned i = 0; emit_ptx && i < num_passes; i++) {
+    if (strcmp(passes[i].pass->name, "pipeline-loops") != 0)
+      continue;
+    const char *arg = passes[i].arg;
+    snprintf(pipeline_args[i], sizeof pipeline_args[i], "%s%swide-copies", arg ? arg : "", arg && *arg ? "," : "");
+    passes[i].arg = pipeline_args[i];
+  }
   unsigned repairs = 0;
   while (repairs < num_passes && passes[repairs].pass->repairs)
     repairs++;

@@ -76,6 +76,155 @@ static void recompute(instance *I, gac_builder *b, uint32_t id) {
   gac_list_append(P->m, b->list, gac_inst_clone(P->m, d, map_id, I));
 }
 
+/* ---- The body's wide version ------------------------------------------- */
+
+/* A copy of 1-, 2-, 4- or 8-byte elements takes units of the widest size
+ * its addresses, offsets and strides allow, chosen at run time
+ * (lower_cooperative): in a loop every width's path stays in the body, with
+ * addresses LLVM computes ahead and keeps live across it. Where each of a
+ * copy's byte offsets and strides changes by a multiple of 16 from one
+ * iteration to the next (pipeline_step_of), and so does its local array's
+ * version, whether they are all 16-byte aligned is the same in every
+ * iteration: tested once before the body, a second version of the body
+ * issues the copy in 16-byte elements, which targets that align units to
+ * elements copy in 16-byte units alone. */
+
+static bool is_wide(const pipeliner *P, uint32_t copy) {
+  for (unsigned k = 0; k < P->num_wide; k++)
+    if (P->wide[k] == copy)
+      return true;
+  return false;
+}
+
+/* Whether value_at can compute id for any iteration before the loop: built
+ * from the counter, invariants and pure instructions of the loop. */
+static bool recomputable(const pipeliner *P, uint32_t id, unsigned depth) {
+  if (id == P->iv->result_id || id == P->inc || pipeline_region_of_id(P, id) == -2)
+    return true;
+  gac_inst *d = gac_def(P->m, id);
+  if (!d || depth > 24 || d->opcode == SpvOpPhi || d->opcode == SpvOpLabel || !pipeline_is_pure(P, d))
+    return false;
+  for (unsigned k = (d->type_id != 0) + 1; k < d->num_operands; k++)
+    if (d->operands[k].kind == GAC_OPERAND_ID && !recomputable(P, gac_operand_word(d, k), depth + 1))
+      return false;
+  return true;
+}
+
+/* Whether bytes = v x bpe changes by a multiple of 16 an iteration. */
+static bool steps_by_16(const pipeliner *P, uint32_t v, uint64_t bpe) {
+  int64_t c;
+  uint32_t unit;
+  return pipeline_step_of(P, v, &c, &unit, 0) && (uint64_t)c * bpe % 16 == 0 && recomputable(P, v, 0);
+}
+
+/* Whether a copy's pointer is the same in every iteration, up to a local
+ * array's version (whose size must be a multiple of 16 bytes). */
+static bool pointer_steps_by_16(const pipeliner *P, uint32_t ptr) {
+  uint32_t root = pipeline_buffer_root(P, ptr);
+  for (unsigned k = 0; k < P->num_buffers; k++)
+    if (root && P->buffers[k].var == root && P->buffers[k].versions > 1) {
+      gac_inst *base = gac_def(P->m, P->buffers[k].base_ptr);
+      gac_inst *ptr_type = base ? gac_def(P->m, base->type_id) : NULL;
+      if (!ptr_type || gac_type_bytes(P->m, ptr_type->words[3]) % 16 != 0)
+        return false;
+    }
+  return !pipeline_defined_in_loop(P, ptr) || recomputable(P, ptr, 0);
+}
+
+/* id's value in iteration j (built at b; what the loop computes from the
+ * counter is computed again). */
+static uint32_t value_at(pipeliner *P, gac_builder *b, uint32_t id, uint32_t j) {
+  gac_module *m = P->m;
+  instance I = {P, 0, calloc(m->bound, sizeof(uint32_t)), m->bound, j};
+  uint32_t i = pipeline_op2(P, b, SpvOpIAdd, P->init, pipeline_op2(P, b, SpvOpIMul, j, pipeline_iv_const(P, P->step)));
+  set_map(&I, P->iv->result_id, i);
+  set_map(&I, P->inc, pipeline_op2(P, b, SpvOpIAdd, i, pipeline_iv_const(P, P->step)));
+  recompute(&I, b, id);
+  uint32_t v = map_id(&I, id);
+  free(I.map);
+  return v;
+}
+
+static uint32_t to_size(pipeliner *P, gac_builder *b, uint32_t v) {
+  gac_inst *t = gac_def(P->m, gac_def(P->m, v)->type_id);
+  if (t && t->opcode == SpvOpTypePointer)
+    return gac_build_ops(b, SpvOpConvertPtrToU, P->L.size_type, GAC_NEW_ID, GAC_ID(v))->result_id;
+  if (gac_def(P->m, v)->type_id != P->L.size_type)
+    return gac_build_ops(b, SpvOpUConvert, P->L.size_type, GAC_NEW_ID, GAC_ID(v))->result_id;
+  return v;
+}
+
+uint32_t pipeline_wide_copies(pipeliner *P, gac_builder *b, uint32_t k_first) {
+  gac_module *m = P->m;
+  P->num_wide = 0;
+  uint32_t any = 0;
+  for (unsigned x = 0; x < P->cfg.num_blocks; x++) {
+    if (!P->in_loop[x] || P->region[x] < 0)
+      continue;
+    unsigned stage = P->stmts[P->region[x]].stage;
+    gac_foreach_inst(in, &pipeline_block_at(P, x)->insts) {
+      gac_async_copy k;
+      uint64_t bpe;
+      if (!gac_async_copy_decode(m, in, &k) || !gac_constant_value(m, k.num_bytes_per_element, &bpe) ||
+          (bpe != 1 && bpe != 2 && bpe != 4 && bpe != 8) || P->num_wide == MAX_WIDE)
+        continue;
+      uint32_t values[] = {k.source_offset, k.destination_offset, k.num_elements_per_line, k.source_line_length,
+                           k.destination_line_length, k.source_plane_area, k.destination_plane_area};
+      bool ok = pointer_steps_by_16(P, k.source) && pointer_steps_by_16(P, k.destination);
+      uint64_t known;
+      for (unsigned v = 0; v < sizeof values / sizeof values[0] && ok; v++)
+        ok = !values[v] || (steps_by_16(P, values[v], bpe) &&
+                            !(gac_constant_value(m, values[v], &known) && known * bpe % 16 != 0));
+      if (!ok)
+        continue;
+      /* Its pointers, and its offsets and strides in bytes, apart (each
+       * must be aligned: the wide copy adds them up in 16-byte elements),
+       * in the body's first iteration of this statement. */
+      uint32_t j = pipeline_op2(P, b, SpvOpISub, k_first, pipeline_iv_const(P, stage));
+      uint32_t size_bpe = gac_constant_int(m, P->L.size_type, bpe);
+      uint32_t terms[9];
+      unsigned n = 0;
+      terms[n++] = to_size(P, b, value_at(P, b, k.source, j));
+      terms[n++] = to_size(P, b, value_at(P, b, k.destination, j));
+      for (unsigned v = 0; v < sizeof values / sizeof values[0]; v++)
+        if (values[v])
+          terms[n++] = lower_op2(b, SpvOpIMul, P->L.size_type, to_size(P, b, value_at(P, b, values[v], j)), size_bpe);
+      for (unsigned t = 0; t < n; t++)
+        any = any ? lower_op2(b, SpvOpBitwiseOr, P->L.size_type, any, terms[t]) : terms[t];
+      P->wide[P->num_wide++] = in->result_id;
+    }
+  }
+  if (!any)
+    return 0;
+  uint32_t low = lower_op2(b, SpvOpBitwiseAnd, P->L.size_type, any, gac_constant_int(m, P->L.size_type, 15));
+  return lower_op2(b, SpvOpIEqual, P->L.bool_type, low, gac_constant_int(m, P->L.size_type, 0));
+}
+
+/* The clone of a wide copy, in 16-byte elements: its element counts,
+ * offsets and strides divided by 16 / its element's bytes (exactly, under
+ * the wide version's test). */
+static void widen_copy(pipeliner *P, gac_inst *copy) {
+  gac_module *m = P->m;
+  gac_async_copy k;
+  uint64_t bpe;
+  if (!gac_async_copy_decode(m, copy, &k) || !gac_constant_value(m, k.num_bytes_per_element, &bpe))
+    return;
+  gac_builder b = gac_builder_before(m, copy);
+  const gac_async_copy_info *info = gac_async_copy_info_for(k.op);
+  uint32_t type = gac_def(m, k.num_bytes_per_element)->type_id;
+  for (unsigned i = 0; i < info->num_operands; i++) {
+    uint32_t *field = gac_async_copy_field(&k, &info->operands[i]), v = *field;
+    if (field == &k.num_bytes_per_element)
+      v = gac_constant_int(m, type, 16);
+    else if (field == &k.source_offset || field == &k.destination_offset || field == &k.num_elements_per_line ||
+             field == &k.source_line_length || field == &k.destination_line_length ||
+             field == &k.source_plane_area || field == &k.destination_plane_area)
+      v = lower_op2(&b, SpvOpUDiv, gac_def(m, v)->type_id, v, gac_constant_int(m, gac_def(m, v)->type_id, 16 / bpe));
+    if (v != *field)
+      gac_inst_set_id_operand(m, copy, 4 + i, v);
+  }
+}
+
 /* Emits statement s for the iteration `j` at the end of *cur; *cur becomes
  * the block after it. carried[] holds the statement's carried values in and
  * gets them out. chain: the event an earlier statement of the same group
@@ -175,6 +324,8 @@ uint32_t pipeline_emit_instance(pipeliner *P, gac_block **cur, unsigned s, uint3
         continue;
       }
       gac_list_append(m, nbld.list, gac_inst_clone(m, in, map_id, &I));
+      if (P->emitting_wide && is_wide(P, in->result_id))
+        widen_copy(P, nbld.list->last);
     }
   }
   if (guard) {

@@ -72,6 +72,7 @@ typedef struct pass_options {
   size_t svg_len;
   unsigned loops;  /* loops pipelined so far */
   bool warp_specialize;
+  bool wide_copies; /* a second body issuing copies in 16-byte elements (pipeline_wide_copies) */
 } pass_options;
 
 /* The picture of a loop's schedule, written whole or not at all: the first
@@ -162,6 +163,62 @@ static void keep_as_written(pipeliner *P, gac_diag *diag, size_t first) {
     if (pipeline_is_marker(P, i, GAC_PIPELINE_LOOP) || pipeline_is_marker(P, i, GAC_PIPELINE_STATEMENT))
       gac_inst_remove(P->m, i);
   }
+}
+
+/* The body: for (k = k_first; k < n; k++) one step, entered from `from`
+ * (which it ends), leaving from its header to `to`. vals: the carried
+ * values on entry, then as it leaves them; returns the counter as it
+ * leaves it. */
+static uint32_t emit_body_loop(pipeliner *P, gac_block *from, gac_block *to, uint32_t k_first, uint32_t n,
+                               uint32_t *vals) {
+  gac_module *m = P->m;
+  gac_block *bh = gac_block_create(m, P->f, NULL), *bb = gac_block_create(m, P->f, NULL);
+  gac_builder cb = gac_builder_at_end(m, &from->insts);
+  gac_build_ops(&cb, SpvOpBranch, 0, 0, GAC_ID(gac_block_label(bh)));
+  gac_builder hb = gac_builder_at_end(m, &bh->insts);
+  uint32_t k_id = gac_module_new_id(m), k_next = gac_module_new_id(m);
+  gac_inst *k_phi = gac_build_ops(&hb, SpvOpPhi, P->iv_type, k_id, GAC_ID(k_first), GAC_ID(gac_block_label(from)),
+                                  GAC_ID(k_next), GAC_ID(0));
+  gac_inst *phis[MAX_CARRIED];
+  for (unsigned k = 0; k < P->num_carried; k++) {
+    phis[k] = gac_build_ops(&hb, SpvOpPhi, P->carried[k].phi->type_id, GAC_NEW_ID, GAC_ID(vals[k]),
+                            GAC_ID(gac_block_label(from)), GAC_ID(vals[k]), GAC_ID(0));
+    vals[k] = phis[k]->result_id;
+  }
+  uint32_t more = lower_op2(&hb, SpvOpULessThan, P->L.bool_type, k_id, n);
+  gac_build_ops(&hb, SpvOpBranchConditional, 0, 0, GAC_ID(more), GAC_ID(gac_block_label(bb)),
+                GAC_ID(gac_block_label(to)));
+  /* No last_in from the body: the epilogue runs again every owner of a
+   * carried value whose input is used after the loop (stage > 0). */
+  pipeline_emit_step(P, &bb, &P->sched.body, k_id, vals, NULL, &(step_guard){GUARD_NONE, 0, n});
+  gac_builder lb = gac_builder_at_end(m, &bb->insts);
+  gac_build_ops(&lb, SpvOpIAdd, P->iv_type, k_next, GAC_ID(k_id), GAC_ID(pipeline_iv_const(P, 1)));
+  gac_build_ops(&lb, SpvOpBranch, 0, 0, GAC_ID(gac_block_label(bh)));
+  uint32_t latch_label = gac_block_label(bb);
+  gac_inst_set_id_operand(m, k_phi, 5, latch_label);
+  for (unsigned k = 0; k < P->num_carried; k++) {
+    gac_inst_set_id_operand(m, phis[k], 4, vals[k]);
+    gac_inst_set_id_operand(m, phis[k], 5, latch_label);
+    vals[k] = phis[k]->result_id;
+  }
+  return k_id;
+}
+
+/* The body from `from`, then the epilogue; returns the block the epilogue
+ * ends in (without a terminator). vals and last_in as pipeline_emit_step. */
+static gac_block *emit_body_and_epilogue(pipeliner *P, gac_block *from, uint32_t k_first, uint32_t n, uint32_t *vals,
+                                         uint32_t (*last_in)[MAX_CARRIED]) {
+  gac_block *cur = gac_block_create(P->m, P->f, NULL);
+  uint32_t k_id = emit_body_loop(P, from, cur, k_first, n, vals);
+  for (unsigned e = 0; e < P->sched.max_stage; e++) {
+    gac_builder eb = gac_builder_at_end(P->m, &cur->insts);
+    /* Step n + e, written with the body's counter (n when the body ends) so
+     * that versions read here relate to those the body wrote. */
+    uint32_t t = pipeline_op2(P, &eb, SpvOpIAdd, k_id, pipeline_iv_const(P, e));
+    pipeline_emit_step(P, &cur, &P->sched.epilogue[e], t, vals, last_in,
+                       &(step_guard){GUARD_EPILOGUE, e, n});
+  }
+  return cur;
 }
 
 static bool pipeline_loop(gac_module *m, gac_function *f, gac_inst *loop_marker, pass_options *po,
@@ -269,44 +326,41 @@ static bool pipeline_loop(gac_module *m, gac_function *f, gac_inst *loop_marker,
     uint32_t short_loop = lower_op2(&kb, SpvOpULessThan, P->L.bool_type, n, pipeline_iv_const(P, S));
     uint32_t k_first = gac_build_ops(&kb, SpvOpSelect, P->iv_type, GAC_NEW_ID, GAC_ID(short_loop), GAC_ID(n),
                                      GAC_ID(pipeline_iv_const(P, S)))->result_id;
-    gac_block *bh = gac_block_create(m, f, NULL), *bb = gac_block_create(m, f, NULL);
-    gac_block *epi = gac_block_create(m, f, NULL);
-    gac_builder cb = gac_builder_at_end(m, &cur->insts);
-    gac_build_ops(&cb, SpvOpBranch, 0, 0, GAC_ID(gac_block_label(bh)));
-    gac_builder hb = gac_builder_at_end(m, &bh->insts);
-    uint32_t k_id = gac_module_new_id(m), k_next = gac_module_new_id(m);
-    gac_inst *k_phi = gac_build_ops(&hb, SpvOpPhi, P->iv_type, k_id, GAC_ID(k_first),
-                                    GAC_ID(gac_block_label(cur)), GAC_ID(k_next), GAC_ID(0));
-    gac_inst *phis[MAX_CARRIED];
-    for (unsigned k = 0; k < P->num_carried; k++) {
-      phis[k] = gac_build_ops(&hb, SpvOpPhi, P->carried[k].phi->type_id, GAC_NEW_ID, GAC_ID(vals[k]),
-                              GAC_ID(gac_block_label(cur)), GAC_ID(vals[k]), GAC_ID(0));
-      vals[k] = phis[k]->result_id;
-    }
-    uint32_t more = lower_op2(&hb, SpvOpULessThan, P->L.bool_type, k_id, n);
-    gac_build_ops(&hb, SpvOpBranchConditional, 0, 0, GAC_ID(more), GAC_ID(gac_block_label(bb)),
-                  GAC_ID(gac_block_label(epi)));
-    /* No last_in from the body: the epilogue runs again every owner of a
-     * carried value whose input is used after the loop (stage > 0). */
-    pipeline_emit_step(P, &bb, &P->sched.body, k_id, vals, NULL, &(step_guard){GUARD_NONE, 0, n});
-    gac_builder lb = gac_builder_at_end(m, &bb->insts);
-    gac_build_ops(&lb, SpvOpIAdd, P->iv_type, k_next, GAC_ID(k_id), GAC_ID(pipeline_iv_const(P, 1)));
-    gac_build_ops(&lb, SpvOpBranch, 0, 0, GAC_ID(gac_block_label(bh)));
-    uint32_t latch_label = gac_block_label(bb);
-    gac_inst_set_id_operand(m, k_phi, 5, latch_label);
-    for (unsigned k = 0; k < P->num_carried; k++) {
-      gac_inst_set_id_operand(m, phis[k], 4, vals[k]);
-      gac_inst_set_id_operand(m, phis[k], 5, latch_label);
-      vals[k] = phis[k]->result_id;
-    }
-    /* Epilogue. */
-    cur = epi;
-    for (unsigned e = 0; e < S; e++) {
-      gac_builder eb = gac_builder_at_end(m, &cur->insts);
-      /* Step n + e, written with the body's counter (n when the body ends) so
-       * that versions read here relate to those the body wrote. */
-      uint32_t t = pipeline_op2(P, &eb, SpvOpIAdd, k_id, pipeline_iv_const(P, e));
-      pipeline_emit_step(P, &cur, &P->sched.epilogue[e], t, vals, &last_in, &(step_guard){GUARD_EPILOGUE, e, n});
+    uint32_t wide = po->wide_copies ? pipeline_wide_copies(P, &kb, k_first) : 0;
+    if (!wide) {
+      cur = emit_body_and_epilogue(P, cur, k_first, n, vals, &last_in);
+    } else {
+      gac_diag_add(P->diag, GAC_REMARK, P->loop_marker->offset, 0, "Pipeline.WideCopies",
+                   "a second body issues %u cop%s in 16-byte elements, taken where a test before the loop finds "
+                   "%s pointers, offsets and strides 16-byte aligned (they change by multiples of 16 bytes an "
+                   "iteration)", P->num_wide, P->num_wide == 1 ? "y" : "ies", P->num_wide == 1 ? "its" : "their");
+      /* Two versions of the body, each with its own epilogue (whose
+       * versions relate to its body's counter), met before the exit: the
+       * wide one where the test holds. */
+      gac_block *wide_from = gac_block_create(m, f, NULL), *narrow_from = gac_block_create(m, f, NULL);
+      gac_builder cb = gac_builder_at_end(m, &cur->insts);
+      gac_build_ops(&cb, SpvOpBranchConditional, 0, 0, GAC_ID(wide), GAC_ID(gac_block_label(wide_from)),
+                    GAC_ID(gac_block_label(narrow_from)));
+      uint32_t wide_vals[MAX_CARRIED], wide_last_in[MAX_CARRIED];
+      memcpy(wide_vals, vals, P->num_carried * sizeof vals[0]);
+      memcpy(wide_last_in, last_in, P->num_carried * sizeof last_in[0]);
+      P->emitting_wide = true;
+      gac_block *wide_end = emit_body_and_epilogue(P, wide_from, k_first, n, wide_vals, &wide_last_in);
+      P->emitting_wide = false;
+      gac_block *narrow_end = emit_body_and_epilogue(P, narrow_from, k_first, n, vals, &last_in);
+      cur = gac_block_create(m, f, NULL);
+      gac_builder wb = gac_builder_at_end(m, &wide_end->insts), nb = gac_builder_at_end(m, &narrow_end->insts);
+      gac_build_ops(&wb, SpvOpBranch, 0, 0, GAC_ID(gac_block_label(cur)));
+      gac_build_ops(&nb, SpvOpBranch, 0, 0, GAC_ID(gac_block_label(cur)));
+      gac_builder jb = gac_builder_at_end(m, &cur->insts);
+      for (unsigned k = 0; k < P->num_carried; k++) {
+        uint32_t type = P->carried[k].phi->type_id;
+        vals[k] = gac_build_ops(&jb, SpvOpPhi, type, GAC_NEW_ID, GAC_ID(wide_vals[k]), GAC_ID(gac_block_label(wide_end)),
+                                GAC_ID(vals[k]), GAC_ID(gac_block_label(narrow_end)))->result_id;
+        last_in[k] = gac_build_ops(&jb, SpvOpPhi, type, GAC_NEW_ID, GAC_ID(wide_last_in[k]),
+                                   GAC_ID(gac_block_label(wide_end)), GAC_ID(last_in[k]),
+                                   GAC_ID(gac_block_label(narrow_end)))->result_id;
+      }
     }
     pipeline_join_exit(P, cur, escapes, num_escapes, n, vals, last_in);
   } else if (ok) {
@@ -360,13 +414,16 @@ bool gac_pipeline_loops(gac_module *m, const char *arg, gac_diag *diag) {
       o.no_prune = true;
     else if (len == 10 && strncmp(a, "late-waits", 10) == 0)
       o.late_waits = true; /* the RFC's placement: each wait just before its reader */
+    else if (len == 11 && strncmp(a, "wide-copies", 11) == 0)
+      o.wide_copies = true; /* a second body with 16-byte copies (pipeline_wide_copies) */
     else if (len == 15 && strncmp(a, "warp-specialize", 15) == 0)
       o.warp_specialize = true; /* a producer warp and consumers (PTX, sm_90) */
     else if (len > 4 && strncmp(a, "svg=", 4) == 0)
       o.svg = a + 4, o.svg_len = len - 4;
     else {
       gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "pipeline.option",
-                   "--pipeline-loops takes 'no-prune', 'late-waits', 'warp-specialize' and 'svg=FILE', not '%.*s'",
+                   "--pipeline-loops takes 'no-prune', 'late-waits', 'wide-copies', 'warp-specialize' and "
+                   "'svg=FILE', not '%.*s'",
                    (int)len, a);
       return false;
     }
@@ -377,7 +434,8 @@ bool gac_pipeline_loops(gac_module *m, const char *arg, gac_diag *diag) {
 
 bool gac_pipeline_loops_with(gac_module *m, const gac_pipeline_loops_options *o, gac_diag *diag) {
   pass_options opts = {.schedule.prune = !o->no_prune, .schedule.early_waits = !o->late_waits,
-                       .warp_specialize = o->warp_specialize, .svg = o->svg, .svg_len = o->svg_len};
+                       .warp_specialize = o->warp_specialize, .wide_copies = o->wide_copies, .svg = o->svg,
+                       .svg_len = o->svg_len};
   if (!gac_find_ext_inst_import(m, GAC_ASYNC_PIPELINE_SET))
     return false;
   if (!gac_validate_async_pipeline(m, diag))

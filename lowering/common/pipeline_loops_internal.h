@@ -16,7 +16,7 @@
 #include "lower_util.h"
 #include "pipeline_schedule.h"
 
-enum { MAX_STMTS = 32, MAX_BUFFERS = 32, MAX_CARRIED = 256, MAX_STMT_BLOCKS = 256 };
+enum { MAX_STMTS = 32, MAX_BUFFERS = 32, MAX_CARRIED = 256, MAX_STMT_BLOCKS = 256, MAX_WIDE = 16 };
 
 typedef struct stmt_info {
   gac_inst *marker;
@@ -72,6 +72,11 @@ typedef struct pipeliner {
    * floating-point operations of the statements that are not async, and
    * bytes the async statements copy. */
   uint64_t flops, copied;
+  /* The body's wide version (pipeline_wide_copies): the copies it issues
+   * in 16-byte elements, and whether the body being emitted is that one. */
+  uint32_t wide[MAX_WIDE];
+  unsigned num_wide;
+  bool emitting_wide;
 } pipeliner;
 /* A value of the loop used after it, and what it is in the pipelined code. */
 typedef struct escape {
@@ -141,6 +146,10 @@ uint32_t pipeline_op2(pipeliner *P, gac_builder *b, uint16_t op, uint32_t x, uin
 uint32_t pipeline_emit_instance(pipeliner *P, gac_block **cur, unsigned s, uint32_t j, uint32_t *carried_vals,
                                 uint32_t chain, bool commits, uint32_t guard);
 uint32_t pipeline_trip_count(pipeliner *P, gac_builder *b);
+/* The test, built at b, under which the body (from iteration k_first of
+ * the loop) may issue its copies of narrower elements in 16-byte elements
+ * (the wide version); 0 when no copy can be (P->wide: those that can). */
+uint32_t pipeline_wide_copies(pipeliner *P, gac_builder *b, uint32_t k_first);
 bool pipeline_find_escapes(pipeliner *P, escape *out, unsigned *num);
 void pipeline_add_versions(pipeliner *P, buffer_info *bi);
 void pipeline_emit_step(pipeliner *P, gac_block **cur, const gac_pipe_step *step, uint32_t t, uint32_t *vals,

@@ -247,6 +247,16 @@ static void copy_run(gac_lowering *L, lower_copy_plan *plans, unsigned num, gac_
   for (unsigned c = 1; c < num; c++)
     apart[c] = gac_block_create(m, f, apart[c - 1]);
   together[num] = apart[num] = exit;
+  /* Copies of 16-byte elements (the wide version of a pipelined body,
+   * pipeline_wide_copies) are aligned for 16-byte units by definition: no
+   * test, and no way apart. */
+  bool all_wide = true;
+  for (unsigned c = 0; c < num && all_wide; c++) {
+    uint64_t bpe;
+    all_wide = gac_constant_value(m, plans[c].k.num_bytes_per_element, &bpe) && bpe == 16;
+  }
+  if (all_wide)
+    aligned = lower_op2(&b, SpvOpIEqual, L->bool_type, L->zero, L->zero);
   gac_build_ops(&b, SpvOpBranchConditional, 0, 0, GAC_ID(aligned), GAC_ID(gac_block_label(together[0])),
                 GAC_ID(gac_block_label(apart[0])));
   for (unsigned c = 0; c < num; c++)

@@ -39,7 +39,7 @@
 // FENCE: warning: {{.*}}cannot pipeline the loop: the loop has an async_work_group_copy_fence (AsyncCopyFence), which orders its copies as written{{.*}}[Pipeline.Fence]
 // AS-WRITTEN: OpEntryPoint
 // AS-WRITTEN-NOT: PipelineLoop
-// OPTION: error: --pipeline-loops takes 'no-prune', 'late-waits', 'warp-specialize' and 'svg=FILE', not 'fast' [pipeline.option]
+// OPTION: error: --pipeline-loops takes 'no-prune', 'late-waits', 'wide-copies', 'warp-specialize' and 'svg=FILE', not 'fast' [pipeline.option]
 #if CASE == 8 /* no loop at all */
 kernel void k(global float *out) {
   gac_pipeline_loop(GAC_ASYNC_STAGE(0));

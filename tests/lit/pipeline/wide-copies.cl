@@ -1,0 +1,88 @@
+// --pipeline-loops=wide-copies (as --emit=ptx asks): where a copy's
+// pointers, offsets and strides change by multiples of 16 bytes an
+// iteration (here t * 16 floats), a test before the body decides once
+// whether they are all 16-byte aligned, and a second body, taken then,
+// issues the copy in 16-byte elements (no run-time choice of unit width
+// left in it). Not where a line is 72 bytes (halo) or the offset moves by
+// 12 bytes an iteration (odd_step). Each body has its own epilogue; the
+// checker proves both, and the module lowers and validates.
+// RUN: %clang-spir %s -o %t.bc
+// RUN: llvm-spirv-15 --spirv-max-version=1.0 %t.bc -o %t.spv
+// RUN: gac-opt --sort-blocks --raise-async-copies %t.spv -o %t.raised.spv
+// RUN: gac-opt --pipeline-loops=wide-copies --validate %t.raised.spv -o %t.wide.spv 2>&1 | FileCheck --check-prefix=REMARK %s
+// RUN: gac-opt --pipeline-loops=wide-copies %t.raised.spv -o %t.wide2.spv 2>&1 | grep -c Pipeline.WideCopies | FileCheck --check-prefix=ONE %s
+// RUN: gac-opt --print %t.wide.spv | FileCheck %s
+// RUN: gac-opt --check-async %t.wide.spv -o /dev/null 2>&1 | FileCheck --check-prefix=PROVED %s
+// RUN: gac-opt --lower-async-copies=opencl --validate --target-env=opencl1.2 %t.wide.spv -o %t.lowered.spv
+// RUN: spirv-val --target-env opencl1.2 %t.lowered.spv
+// Without the option, one body; --emit=ptx asks for it.
+// RUN: gac-opt --pipeline-loops %t.raised.spv -o %t.one.spv 2>&1 | FileCheck --check-prefix=NONE %s
+// RUN: gac-opt --pipeline-loops --emit=ptx --sm=80 %t.raised.spv -o %t.ptx 2>&1 | FileCheck --check-prefix=REMARK %s
+// REMARK: remark: {{.*}}a second body issues 1 copy in 16-byte elements, taken where a test before the loop finds its pointers, offsets and strides 16-byte aligned (they change by multiples of 16 bytes an iteration) [Pipeline.WideCopies]
+// ONE: {{^1$}}
+// NONE-NOT: WideCopies
+// PROVED: check-async: 8 proved, 0 violated, 0 cannot decide
+// tiles: the prologue's copy, the wide body's (in 16-byte elements: 4 a
+// line, the offsets divided by 4) and the other body's; halo and odd_step
+// two each.
+// CHECK-DAG: [[U64:%[0-9]+]] = OpTypeInt 64 0
+// CHECK-DAG: [[FOUR:%[0-9]+]] = OpConstant [[U64]] 4
+// CHECK-DAG: [[SIXTEEN:%[0-9]+]] = OpConstant [[U64]] 16
+// CHECK: OpFunction
+// CHECK: GroupAsyncCopy2D2D {{.*}}NumBytesPerElement=[[FOUR]]
+// CHECK: [[PER_LINE:%[0-9]+]] = OpUDiv [[U64]] [[SIXTEEN]] [[FOUR]]
+// CHECK: GroupAsyncCopy2D2D {{.*}}NumBytesPerElement=[[SIXTEEN]] NumElementsPerLine=[[PER_LINE]]
+// CHECK: GroupAsyncCopy2D2D {{.*}}NumBytesPerElement=[[FOUR]]
+// CHECK: OpFunction
+// CHECK-COUNT-2: GroupAsyncCopy2D2D {{.*}}NumBytesPerElement=[[FOUR]]
+// CHECK-NOT: NumBytesPerElement=[[SIXTEEN]]
+// CHECK: OpFunction
+// CHECK-COUNT-2: GroupAsyncCopy2D2D {{.*}}NumBytesPerElement=[[FOUR]]
+// CHECK-NOT: NumBytesPerElement=[[SIXTEEN]]
+#define TS 16
+kernel void tiles(global const float *A, global float *C, uint n, uint pitch) {
+  local float T[TS * TS];
+  float acc = 0.0f;
+  uint lx = get_local_id(0), ly = get_local_id(1);
+  for (uint t = 0; t < n; t++) {
+    gac_pipeline_loop(GAC_ASYNC_STAGE(0));
+    gac_pipeline_stage(0, 0);
+    event_t e = async_work_group_copy_2D2D(T, 0, A, t * TS, sizeof(float), TS, TS, pitch, TS, 0);
+    wait_group_events(1, &e);
+    gac_pipeline_stage(1, 1);
+    acc += T[ly * TS + lx];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  C[get_global_id(1) * get_global_size(0) + get_global_id(0)] = acc;
+}
+#define HALO 18
+kernel void halo(global const float *A, global float *C, uint n, uint pitch) {
+  local float T[HALO * HALO];
+  float acc = 0.0f;
+  uint lx = get_local_id(0), ly = get_local_id(1);
+  for (uint t = 0; t < n; t++) {
+    gac_pipeline_loop(GAC_ASYNC_STAGE(0));
+    gac_pipeline_stage(0, 0);
+    event_t e = async_work_group_copy_2D2D(T, 0, A, t * TS, sizeof(float), HALO, HALO, pitch, HALO, 0);
+    wait_group_events(1, &e);
+    gac_pipeline_stage(1, 1);
+    acc += T[ly * HALO + lx];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  C[get_global_id(1) * get_global_size(0) + get_global_id(0)] = acc;
+}
+kernel void odd_step(global const float *A, global float *C, uint n, uint pitch) {
+  local float T[TS * TS];
+  float acc = 0.0f;
+  uint lx = get_local_id(0), ly = get_local_id(1);
+  for (uint t = 0; t < n; t++) {
+    gac_pipeline_loop(GAC_ASYNC_STAGE(0));
+    gac_pipeline_stage(0, 0);
+    event_t e = async_work_group_copy_2D2D(T, 0, A, t * 3, sizeof(float), TS, TS, pitch, TS, 0);
+    wait_group_events(1, &e);
+    gac_pipeline_stage(1, 1);
+    acc += T[ly * TS + lx];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  C[get_global_id(1) * get_global_size(0) + get_global_id(0)] = acc;
+}
