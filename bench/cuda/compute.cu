@@ -23,7 +23,7 @@
 //
 // Usage: gac-bench-compute PTX_DIR [--profile]
 //   PTX_DIR holds {sgemm,stencil}.{unpipelined,pipelined}.sm{80,90}.ptx and
-//   {sgemm,stencil}.ws.sm90.ptx
+//   {sgemm,stencil}.ws.sm90.ptx and .pipelined.occ.sm90.ptx (--ptx-occupancy)
 //   (`ninja ptx-device-bundle`). --profile: one launch per kernel at one size
 //   (SGEMM n = 2048, stencil n = 4096), bracketed by cudaProfilerStart/Stop,
 //   for `ncu --profile-from-start off` (bench/cuda/profile.sh).
@@ -363,7 +363,8 @@ static const char *const GAC_VARIANTS[][2] = {{"unpipelined.sm80", "gac sm80 unp
                                               {"pipelined.sm80", "gac sm80 pipelined"},
                                               {"unpipelined.sm90", "gac sm90 unpipelined"},
                                               {"pipelined.sm90", "gac sm90 pipelined"},
-                                              {"ws.sm90", "gac sm90 warp-specialised"}};
+                                              {"ws.sm90", "gac sm90 warp-specialised"},
+                                              {"pipelined.occ.sm90", "gac sm90 pipelined occupancy"}};
 
 struct Row {
   std::string label;

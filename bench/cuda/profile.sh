@@ -42,7 +42,7 @@ else
     [ $kernel = stencil ] && key=STG
     for sm in 80 90; do
       variants="unpipelined pipelined"
-      [ $sm = 90 ] && variants="$variants ws" # warp-specialised: sm_90 only
+      [ $sm = 90 ] && variants="$variants ws pipelined.occ" # warp-specialised, --ptx-occupancy: sm_90 only
       for variant in $variants; do
         archs=90
         [ $sm = 80 ] && archs="80 90"
@@ -143,7 +143,7 @@ echo "$metrics" | awk -v csv="$out/ncu.csv" '
     return split(line, a, "\",\"")
   }
   END {
-    split("gac-sm80-unpipelined gac-sm80-pipelined gac-sm90-unpipelined gac-sm90-pipelined gac-sm90-ws", gac, " ")
+    split("gac-sm80-unpipelined gac-sm80-pipelined gac-sm90-unpipelined gac-sm90-pipelined gac-sm90-ws gac-sm90-occupancy", gac, " ")
     while ((getline line < csv) > 0) {
       n = fields(line, a)
       if (a[1] == "ID") {
@@ -162,7 +162,7 @@ echo "$metrics" | awk -v csv="$out/ncu.csv" '
         continue
       }
       k = a[col["Kernel Name"]]
-      # Launch order (compute.cu --profile): cuBLAS, gac x5, hand x3; then the stencil.
+      # Launch order (compute.cu --profile): cuBLAS, gac x6, hand x3; then the stencil.
       if (k == "sgemm" || k == "stencil")
         label = k " " gac[++seen[k]]
       else if (k ~ /hand_(sgemm|stencil)(ILi1E|<1,)/)

@@ -85,9 +85,10 @@ static void recompute(instance *I, gac_builder *b, uint32_t id) {
  * copy's byte offsets and strides changes by a multiple of 16 from one
  * iteration to the next (pipeline_step_of), and so does its local array's
  * version, whether they are all 16-byte aligned is the same in every
- * iteration: tested once before the body, a second version of the body
- * issues the copy in 16-byte elements, which targets that align units to
- * elements copy in 16-byte units alone. */
+ * iteration: tested once before the loop, the pipelined code issues the
+ * copy in 16-byte elements, which targets that align units to elements
+ * copy in 16-byte units alone (pipeline_loops.c: the loop as written runs
+ * where the test fails). */
 
 static bool is_wide(const pipeliner *P, uint32_t copy) {
   for (unsigned k = 0; k < P->num_wide; k++)
@@ -154,14 +155,13 @@ static uint32_t to_size(pipeliner *P, gac_builder *b, uint32_t v) {
   return v;
 }
 
-uint32_t pipeline_wide_copies(pipeliner *P, gac_builder *b, uint32_t k_first) {
+uint32_t pipeline_wide_copies(pipeliner *P, gac_builder *b) {
   gac_module *m = P->m;
   P->num_wide = 0;
   uint32_t any = 0;
   for (unsigned x = 0; x < P->cfg.num_blocks; x++) {
     if (!P->in_loop[x] || P->region[x] < 0)
       continue;
-    unsigned stage = P->stmts[P->region[x]].stage;
     gac_foreach_inst(in, &pipeline_block_at(P, x)->insts) {
       gac_async_copy k;
       uint64_t bpe;
@@ -179,8 +179,8 @@ uint32_t pipeline_wide_copies(pipeliner *P, gac_builder *b, uint32_t k_first) {
         continue;
       /* Its pointers, and its offsets and strides in bytes, apart (each
        * must be aligned: the wide copy adds them up in 16-byte elements),
-       * in the body's first iteration of this statement. */
-      uint32_t j = pipeline_op2(P, b, SpvOpISub, k_first, pipeline_iv_const(P, stage));
+       * in the first iteration (aligned there, aligned in all). */
+      uint32_t j = pipeline_iv_const(P, 0);
       uint32_t size_bpe = gac_constant_int(m, P->L.size_type, bpe);
       uint32_t terms[9];
       unsigned n = 0;
@@ -218,8 +218,14 @@ static void widen_copy(pipeliner *P, gac_inst *copy) {
       v = gac_constant_int(m, type, 16);
     else if (field == &k.source_offset || field == &k.destination_offset || field == &k.num_elements_per_line ||
              field == &k.source_line_length || field == &k.destination_line_length ||
-             field == &k.source_plane_area || field == &k.destination_plane_area)
-      v = lower_op2(&b, SpvOpUDiv, gac_def(m, v)->type_id, v, gac_constant_int(m, gac_def(m, v)->type_id, 16 / bpe));
+             field == &k.source_plane_area || field == &k.destination_plane_area) {
+      /* A constant stays one: the lowerings decide by constant line sizes
+       * (sm_90: which lines may be bulk copies). */
+      uint64_t known;
+      uint32_t vtype = gac_def(m, v)->type_id;
+      v = gac_constant_value(m, v, &known) ? gac_constant_int(m, vtype, known / (16 / bpe))
+                                           : lower_op2(&b, SpvOpUDiv, vtype, v, gac_constant_int(m, vtype, 16 / bpe));
+    }
     if (v != *field)
       gac_inst_set_id_operand(m, copy, 4 + i, v);
   }

@@ -165,6 +165,21 @@ static void keep_as_written(pipeliner *P, gac_diag *diag, size_t first) {
   }
 }
 
+/* The loop as written, entered from `from` (which it ends) in place of its
+ * preheader; its markers go at the end of the pass. */
+static void enter_as_written(pipeliner *P, gac_block *from) {
+  gac_module *m = P->m;
+  gac_block *H = pipeline_block_at(P, P->header);
+  uint32_t pre = gac_block_label(pipeline_block_at(P, P->preheader));
+  gac_builder b = gac_builder_at_end(m, &from->insts);
+  gac_build_ops(&b, SpvOpBranch, 0, 0, GAC_ID(gac_block_label(H)));
+  for (gac_inst *phi = H->insts.first->next; phi && phi->opcode == SpvOpPhi; phi = phi->next)
+    for (unsigned k = 3; k < phi->num_operands; k += 2)
+      if (gac_operand_word(phi, k) == pre)
+        gac_inst_set_id_operand(m, phi, k, gac_block_label(from));
+  P->as_written = true;
+}
+
 /* The body: for (k = k_first; k < n; k++) one step, entered from `from`
  * (which it ends), leaving from its header to `to`. vals: the carried
  * values on entry, then as it leaves them; returns the counter as it
@@ -316,6 +331,24 @@ static bool pipeline_loop(gac_module *m, gac_function *f, gac_inst *loop_marker,
     uint32_t vals[MAX_CARRIED], last_in[MAX_CARRIED];
     for (unsigned k = 0; k < P->num_carried; k++)
       vals[k] = last_in[k] = P->carried[k].init;
+    /* wide-copies: the pipelined code issues the copies it can in 16-byte
+     * elements, where a test finds them aligned; elsewhere the loop runs as
+     * written (one pipelined version only: a second, with the copies'
+     * every unit width, cost the first its registers, docs/PTX.md). */
+    uint32_t wide = po->wide_copies ? pipeline_wide_copies(P, &pb) : 0;
+    if (wide) {
+      gac_diag_add(P->diag, GAC_REMARK, P->loop_marker->offset, 0, "Pipeline.WideCopies",
+                   "the pipelined loop issues %u cop%s in 16-byte elements, taken where a test before it finds %s "
+                   "pointers, offsets and strides 16-byte aligned (they change by multiples of 16 bytes an "
+                   "iteration); elsewhere the loop runs as written",
+                   P->num_wide, P->num_wide == 1 ? "y" : "ies", P->num_wide == 1 ? "its" : "their");
+      gac_block *pipelined = gac_block_create(m, f, NULL), *as_written = gac_block_create(m, f, NULL);
+      gac_build_ops(&pb, SpvOpBranchConditional, 0, 0, GAC_ID(wide), GAC_ID(gac_block_label(pipelined)),
+                    GAC_ID(gac_block_label(as_written)));
+      enter_as_written(P, as_written);
+      cur = pipelined;
+      P->emitting_wide = true;
+    }
     /* Prologue. */
     for (unsigned p = 0; p < S; p++)
       pipeline_emit_step(P, &cur, &P->sched.prologue[p], pipeline_iv_const(P, p), vals, &last_in,
@@ -326,42 +359,8 @@ static bool pipeline_loop(gac_module *m, gac_function *f, gac_inst *loop_marker,
     uint32_t short_loop = lower_op2(&kb, SpvOpULessThan, P->L.bool_type, n, pipeline_iv_const(P, S));
     uint32_t k_first = gac_build_ops(&kb, SpvOpSelect, P->iv_type, GAC_NEW_ID, GAC_ID(short_loop), GAC_ID(n),
                                      GAC_ID(pipeline_iv_const(P, S)))->result_id;
-    uint32_t wide = po->wide_copies ? pipeline_wide_copies(P, &kb, k_first) : 0;
-    if (!wide) {
-      cur = emit_body_and_epilogue(P, cur, k_first, n, vals, &last_in);
-    } else {
-      gac_diag_add(P->diag, GAC_REMARK, P->loop_marker->offset, 0, "Pipeline.WideCopies",
-                   "a second body issues %u cop%s in 16-byte elements, taken where a test before the loop finds "
-                   "%s pointers, offsets and strides 16-byte aligned (they change by multiples of 16 bytes an "
-                   "iteration)", P->num_wide, P->num_wide == 1 ? "y" : "ies", P->num_wide == 1 ? "its" : "their");
-      /* Two versions of the body, each with its own epilogue (whose
-       * versions relate to its body's counter), met before the exit: the
-       * wide one where the test holds. */
-      gac_block *wide_from = gac_block_create(m, f, NULL), *narrow_from = gac_block_create(m, f, NULL);
-      gac_builder cb = gac_builder_at_end(m, &cur->insts);
-      gac_build_ops(&cb, SpvOpBranchConditional, 0, 0, GAC_ID(wide), GAC_ID(gac_block_label(wide_from)),
-                    GAC_ID(gac_block_label(narrow_from)));
-      uint32_t wide_vals[MAX_CARRIED], wide_last_in[MAX_CARRIED];
-      memcpy(wide_vals, vals, P->num_carried * sizeof vals[0]);
-      memcpy(wide_last_in, last_in, P->num_carried * sizeof last_in[0]);
-      P->emitting_wide = true;
-      gac_block *wide_end = emit_body_and_epilogue(P, wide_from, k_first, n, wide_vals, &wide_last_in);
-      P->emitting_wide = false;
-      gac_block *narrow_end = emit_body_and_epilogue(P, narrow_from, k_first, n, vals, &last_in);
-      cur = gac_block_create(m, f, NULL);
-      gac_builder wb = gac_builder_at_end(m, &wide_end->insts), nb = gac_builder_at_end(m, &narrow_end->insts);
-      gac_build_ops(&wb, SpvOpBranch, 0, 0, GAC_ID(gac_block_label(cur)));
-      gac_build_ops(&nb, SpvOpBranch, 0, 0, GAC_ID(gac_block_label(cur)));
-      gac_builder jb = gac_builder_at_end(m, &cur->insts);
-      for (unsigned k = 0; k < P->num_carried; k++) {
-        uint32_t type = P->carried[k].phi->type_id;
-        vals[k] = gac_build_ops(&jb, SpvOpPhi, type, GAC_NEW_ID, GAC_ID(wide_vals[k]), GAC_ID(gac_block_label(wide_end)),
-                                GAC_ID(vals[k]), GAC_ID(gac_block_label(narrow_end)))->result_id;
-        last_in[k] = gac_build_ops(&jb, SpvOpPhi, type, GAC_NEW_ID, GAC_ID(wide_last_in[k]),
-                                   GAC_ID(gac_block_label(wide_end)), GAC_ID(last_in[k]),
-                                   GAC_ID(gac_block_label(narrow_end)))->result_id;
-      }
-    }
+    cur = emit_body_and_epilogue(P, cur, k_first, n, vals, &last_in);
+    P->emitting_wide = false;
     pipeline_join_exit(P, cur, escapes, num_escapes, n, vals, last_in);
   } else if (ok) {
     remove_loop_markers(P);
@@ -396,7 +395,10 @@ static bool pipeline_loop(gac_module *m, gac_function *f, gac_inst *loop_marker,
     po->loops++;
     if (po->svg)
       write_svg(P, st, po);
-    /* The loop as written is no longer reached. */
+    if (P->as_written)
+      remove_loop_markers(P);
+    /* The loop as written is no longer reached (unless wide-copies' test
+     * fails). */
     gac_function_remove_unreachable_blocks(m, f);
     gac_function_sort_blocks(m, f);
   }

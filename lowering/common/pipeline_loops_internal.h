@@ -77,6 +77,7 @@ typedef struct pipeliner {
   uint32_t wide[MAX_WIDE];
   unsigned num_wide;
   bool emitting_wide;
+  bool as_written; /* the loop as written stays, for when the test fails */
 } pipeliner;
 /* A value of the loop used after it, and what it is in the pipelined code. */
 typedef struct escape {
@@ -146,10 +147,10 @@ uint32_t pipeline_op2(pipeliner *P, gac_builder *b, uint16_t op, uint32_t x, uin
 uint32_t pipeline_emit_instance(pipeliner *P, gac_block **cur, unsigned s, uint32_t j, uint32_t *carried_vals,
                                 uint32_t chain, bool commits, uint32_t guard);
 uint32_t pipeline_trip_count(pipeliner *P, gac_builder *b);
-/* The test, built at b, under which the body (from iteration k_first of
- * the loop) may issue its copies of narrower elements in 16-byte elements
- * (the wide version); 0 when no copy can be (P->wide: those that can). */
-uint32_t pipeline_wide_copies(pipeliner *P, gac_builder *b, uint32_t k_first);
+/* The test, built at b, under which the pipelined code may issue the
+ * loop's copies of narrower elements in 16-byte elements; 0 when no copy
+ * can be (P->wide: those that can). */
+uint32_t pipeline_wide_copies(pipeliner *P, gac_builder *b);
 bool pipeline_find_escapes(pipeliner *P, escape *out, unsigned *num);
 void pipeline_add_versions(pipeliner *P, buffer_info *bi);
 void pipeline_emit_step(pipeliner *P, gac_block **cur, const gac_pipe_step *step, uint32_t t, uint32_t *vals,
