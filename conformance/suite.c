@@ -353,6 +353,27 @@ static bool run_matmul(const gac_backend *o, const char *program, const char *ke
                           why, why_len);
 }
 
+/* matmul_off: A starts `off` floats into its buffer. */
+static bool run_matmul_off(const gac_backend *o, const char *program, size_t n, uint32_t off, double *ms, char *why,
+                           size_t why_len) {
+  void *k = o->load(o->self, program, "matmul_off", why, why_len);
+  if (!k)
+    return false;
+  float *a = small_ints(off + 2 * n * n, 8), *c = calloc(n * n, sizeof(float)), *want = malloc(n * n * sizeof(float));
+  const float *am = a + off, *b = a + off + n * n;
+  for (size_t y = 0; y < n; y++)
+    for (size_t x = 0; x < n; x++) {
+      float s = 0;
+      for (size_t i = 0; i < n; i++)
+        s += am[y * n + i] * b[i * n + x];
+      want[y * n + x] = s;
+    }
+  arg args[] = {BUF(a, (off + n * n) * sizeof(float)), BUF(a + off + n * n, n * n * sizeof(float)),
+                BUF(c, n * n * sizeof(float)), I32(n), I32(off)};
+  size_t global[2] = {n, n}, local[2] = {TS, TS};
+  return run_float_kernel(o, k, args, 5, 2, global, local, a, c, want, n * n, ms, why, why_len);
+}
+
 /* Rows then columns, weights 1/4 1/2 1/4, over `count` tiles per group. */
 static bool run_tiled_stencil(const gac_backend *o, const char *program, size_t n, size_t count, double *ms,
                               char *why, size_t why_len) {
@@ -551,6 +572,12 @@ unsigned gac_conformance_suite(const gac_backend *o) {
       snprintf(params, sizeof params, "%s: %zux%zu floats, %zu tiles of 16x16 per group", pipelined[i], sizes[j],
                sizes[j], sizes[j] / TS);
       ROW("matmul", params, run_matmul(o, pipelined[i], "matmul", sizes[j], &ms, why, sizeof why));
+    }
+    for (uint32_t off = 0; off <= 1; off++) {
+      char params[160];
+      snprintf(params, sizeof params, "%s: 32x32 floats, A %u float%s into its buffer (%s)", pipelined[i], off,
+               off == 1 ? "" : "s", off ? "not 16-byte aligned" : "aligned");
+      ROW("matmul_off", params, run_matmul_off(o, pipelined[i], 32, off, &ms, why, sizeof why));
     }
     char fixed[160];
     snprintf(fixed, sizeof fixed, "%s: 128x128 floats, 8 tiles, a constant trip count", pipelined[i]);

@@ -16,11 +16,12 @@
 #define REQD
 #endif
 
-/* C = A B for n x n matrices, n a multiple of TS: each group walks the
- * n / TS tiles of its row of A and column of B. */
+/* C = A B for n x n matrices, n a multiple of TS, A starting `off` floats
+ * into its buffer: each group walks the n / TS tiles of its row of A and
+ * column of B. */
 /* Inlined into each kernel: the pipeliner wants the kernel's own arrays. */
 static inline __attribute__((always_inline)) void matmul_tiles(global const float *A, global const float *B,
-                                                               global float *C, uint n, local float *As,
+                                                               global float *C, uint n, uint off, local float *As,
                                                                local float *Bs) {
   uint lx = get_local_id(0), ly = get_local_id(1);
   uint gx = get_group_id(0) * TS, gy = get_group_id(1) * TS;
@@ -28,7 +29,7 @@ static inline __attribute__((always_inline)) void matmul_tiles(global const floa
   for (uint t = 0; t < n / TS; t++) {
     gac_pipeline_loop(GAC_ASYNC_STAGE(0));
     gac_pipeline_stage(0, 0);
-    event_t e = async_work_group_copy_2D2D(As, 0, A, gy * n + t * TS, sizeof(float), TS, TS, n, TS, 0);
+    event_t e = async_work_group_copy_2D2D(As, 0, A, off + gy * n + t * TS, sizeof(float), TS, TS, n, TS, 0);
     e = async_work_group_copy_2D2D(Bs, 0, B, t * TS * n + gx, sizeof(float), TS, TS, n, TS, e);
     wait_group_events(1, &e);
     gac_pipeline_stage(LAST, 1);
@@ -41,14 +42,21 @@ static inline __attribute__((always_inline)) void matmul_tiles(global const floa
 
 kernel REQD void matmul(global const float *A, global const float *B, global float *C, uint n) {
   local float As[TS * TS], Bs[TS * TS];
-  matmul_tiles(A, B, C, n, As, Bs);
+  matmul_tiles(A, B, C, n, 0, As, Bs);
+}
+
+/* A `off` floats into its buffer: with off = 1, A's tiles are not 16-byte
+ * aligned (--pipeline-loops=wide-copies: the loop runs as written). */
+kernel REQD void matmul_off(global const float *A, global const float *B, global float *C, uint n, uint off) {
+  local float As[TS * TS], Bs[TS * TS];
+  matmul_tiles(A, B, C, n, off, As, Bs);
 }
 
 /* The same for n = 128 only, a constant: a loop of 8 tiles, whose exit test
  * clang writes on the counter before its step (t < 7). */
 kernel REQD void matmul128(global const float *A, global const float *B, global float *C) {
   local float As[TS * TS], Bs[TS * TS];
-  matmul_tiles(A, B, C, 128, As, Bs);
+  matmul_tiles(A, B, C, 128, 0, As, Bs);
 }
 
 /* A separable 3x3 smoothing over a column of `count` tiles per group: the
