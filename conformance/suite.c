@@ -332,35 +332,14 @@ static bool run_fence_stream(const gac_backend *o, const char *program, size_t E
 #define TS 16
 
 /* matmul (n given), or matmul128 (n = 128 built in: no n argument). */
-static bool run_matmul(const gac_backend *o, const char *program, const char *kernel, size_t n, double *ms, char *why,
-                       size_t why_len) {
+/* matmul, matmul128, or matmul_off with A `off` floats into its buffer. */
+static bool run_matmul(const gac_backend *o, const char *program, const char *kernel, size_t n, uint32_t off,
+                       double *ms, char *why, size_t why_len) {
   void *k = o->load(o->self, program, kernel, why, why_len);
   if (!k)
     return false;
-  float *a = small_ints(2 * n * n, 6), *c = calloc(n * n, sizeof(float)), *want = malloc(n * n * sizeof(float));
-  const float *b = a + n * n;
-  for (size_t y = 0; y < n; y++)
-    for (size_t x = 0; x < n; x++) {
-      float s = 0;
-      for (size_t i = 0; i < n; i++)
-        s += a[y * n + i] * b[i * n + x];
-      want[y * n + x] = s;
-    }
-  arg args[] = {BUF(a, n * n * sizeof(float)), BUF(a + n * n, n * n * sizeof(float)), BUF(c, n * n * sizeof(float)),
-                I32(n)};
-  size_t global[2] = {n, n}, local[2] = {TS, TS};
-  return run_float_kernel(o, k, args, strcmp(kernel, "matmul") == 0 ? 4 : 3, 2, global, local, a, c, want, n * n, ms,
-                          why, why_len);
-}
-
-/* matmul_off: A starts `off` floats into its buffer. */
-static bool run_matmul_off(const gac_backend *o, const char *program, size_t n, uint32_t off, double *ms, char *why,
-                           size_t why_len) {
-  void *k = o->load(o->self, program, "matmul_off", why, why_len);
-  if (!k)
-    return false;
-  float *a = small_ints(off + 2 * n * n, 8), *c = calloc(n * n, sizeof(float)), *want = malloc(n * n * sizeof(float));
-  const float *am = a + off, *b = a + off + n * n;
+  float *a = small_ints(off + 2 * n * n, 6), *c = calloc(n * n, sizeof(float)), *want = malloc(n * n * sizeof(float));
+  float *am = a + off, *b = am + n * n;
   for (size_t y = 0; y < n; y++)
     for (size_t x = 0; x < n; x++) {
       float s = 0;
@@ -368,10 +347,11 @@ static bool run_matmul_off(const gac_backend *o, const char *program, size_t n, 
         s += am[y * n + i] * b[i * n + x];
       want[y * n + x] = s;
     }
-  arg args[] = {BUF(a, (off + n * n) * sizeof(float)), BUF(a + off + n * n, n * n * sizeof(float)),
+  arg args[] = {BUF(a, (off + n * n) * sizeof(float)), BUF(b, n * n * sizeof(float)),
                 BUF(c, n * n * sizeof(float)), I32(n), I32(off)};
+  unsigned nargs = strcmp(kernel, "matmul_off") == 0 ? 5 : strcmp(kernel, "matmul") == 0 ? 4 : 3;
   size_t global[2] = {n, n}, local[2] = {TS, TS};
-  return run_float_kernel(o, k, args, 5, 2, global, local, a, c, want, n * n, ms, why, why_len);
+  return run_float_kernel(o, k, args, nargs, 2, global, local, a, c, want, n * n, ms, why, why_len);
 }
 
 /* Rows then columns, weights 1/4 1/2 1/4, over `count` tiles per group. */
@@ -571,18 +551,18 @@ unsigned gac_conformance_suite(const gac_backend *o) {
       char params[160];
       snprintf(params, sizeof params, "%s: %zux%zu floats, %zu tiles of 16x16 per group", pipelined[i], sizes[j],
                sizes[j], sizes[j] / TS);
-      ROW("matmul", params, run_matmul(o, pipelined[i], "matmul", sizes[j], &ms, why, sizeof why));
+      ROW("matmul", params, run_matmul(o, pipelined[i], "matmul", sizes[j], 0, &ms, why, sizeof why));
     }
     for (uint32_t off = 0; off <= 1; off++) {
       char params[160];
       snprintf(params, sizeof params, "%s: 64x64 floats, A %u float%s into its buffer (%s)", pipelined[i], off,
                off == 1 ? "" : "s", off ? "not 16-byte aligned" : "aligned");
       /* 4 tiles a group: more than the pipelines' stages, so the body runs. */
-      ROW("matmul_off", params, run_matmul_off(o, pipelined[i], 64, off, &ms, why, sizeof why));
+      ROW("matmul_off", params, run_matmul(o, pipelined[i], "matmul_off", 64, off, &ms, why, sizeof why));
     }
     char fixed[160];
     snprintf(fixed, sizeof fixed, "%s: 128x128 floats, 8 tiles, a constant trip count", pipelined[i]);
-    ROW("matmul128", fixed, run_matmul(o, pipelined[i], "matmul128", 128, &ms, why, sizeof why));
+    ROW("matmul128", fixed, run_matmul(o, pipelined[i], "matmul128", 128, 0, &ms, why, sizeof why));
     for (size_t j = 0; j < sizeof counts / sizeof counts[0]; j++) {
       char params[160];
       snprintf(params, sizeof params, "%s: 2x2 groups of %zu 16x16 tiles each (with halo), rows then columns",

@@ -4,6 +4,7 @@
  * trip count where n < S; prologue, body and epilogue joined to the code
  * after the loop, and the values that escape the loop carried out. */
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +47,16 @@ static void set_map(instance *I, uint32_t from, uint32_t to) {
     I->map[from] = to;
 }
 
+/* An instance of statement s for iteration j, its counter (and the counter
+ * after its step) built at b. */
+static instance instance_begin(pipeliner *P, gac_builder *b, unsigned s, uint32_t j) {
+  instance I = {P, s, calloc(P->m->bound, sizeof(uint32_t)), P->m->bound, j};
+  uint32_t i = pipeline_op2(P, b, SpvOpIAdd, P->init, pipeline_op2(P, b, SpvOpIMul, j, pipeline_iv_const(P, P->step)));
+  set_map(&I, P->iv->result_id, i);
+  set_map(&I, P->inc, pipeline_op2(P, b, SpvOpIAdd, i, pipeline_iv_const(P, P->step)));
+  return I;
+}
+
 /* Recomputes a pure value from outside statement s (and what it needs) at
  * the end of b, once per instance. */
 /* Does the pure value id (from before the loop) point into a versioned array? */
@@ -76,7 +87,7 @@ static void recompute(instance *I, gac_builder *b, uint32_t id) {
   gac_list_append(P->m, b->list, gac_inst_clone(P->m, d, map_id, I));
 }
 
-/* ---- The body's wide version ------------------------------------------- */
+/* ---- Wide copies (--pipeline-loops=wide-copies) ------------------------- */
 
 /* A copy of 1-, 2-, 4- or 8-byte elements takes units of the widest size
  * its addresses, offsets and strides allow, chosen at run time
@@ -89,6 +100,17 @@ static void recompute(instance *I, gac_builder *b, uint32_t id) {
  * copy in 16-byte elements, which targets that align units to elements
  * copy in 16-byte units alone (pipeline_loops.c: the loop as written runs
  * where the test fails). */
+
+/* The operands a wide copy divides: its offsets, element counts and strides
+ * (all in elements). */
+static const size_t scaled_fields[] = {
+    offsetof(gac_async_copy, source_offset),           offsetof(gac_async_copy, destination_offset),
+    offsetof(gac_async_copy, num_elements_per_line),   offsetof(gac_async_copy, source_line_length),
+    offsetof(gac_async_copy, destination_line_length), offsetof(gac_async_copy, source_plane_area),
+    offsetof(gac_async_copy, destination_plane_area)};
+enum { NUM_SCALED = sizeof scaled_fields / sizeof scaled_fields[0] };
+
+static uint32_t *scaled_field(gac_async_copy *k, unsigned f) { return (uint32_t *)((char *)k + scaled_fields[f]); }
 
 static bool is_wide(const pipeliner *P, uint32_t copy) {
   for (unsigned k = 0; k < P->num_wide; k++)
@@ -132,20 +154,6 @@ static bool pointer_steps_by_16(const pipeliner *P, uint32_t ptr) {
   return !pipeline_defined_in_loop(P, ptr) || recomputable(P, ptr, 0);
 }
 
-/* id's value in iteration j (built at b; what the loop computes from the
- * counter is computed again). */
-static uint32_t value_at(pipeliner *P, gac_builder *b, uint32_t id, uint32_t j) {
-  gac_module *m = P->m;
-  instance I = {P, 0, calloc(m->bound, sizeof(uint32_t)), m->bound, j};
-  uint32_t i = pipeline_op2(P, b, SpvOpIAdd, P->init, pipeline_op2(P, b, SpvOpIMul, j, pipeline_iv_const(P, P->step)));
-  set_map(&I, P->iv->result_id, i);
-  set_map(&I, P->inc, pipeline_op2(P, b, SpvOpIAdd, i, pipeline_iv_const(P, P->step)));
-  recompute(&I, b, id);
-  uint32_t v = map_id(&I, id);
-  free(I.map);
-  return v;
-}
-
 static uint32_t to_size(pipeliner *P, gac_builder *b, uint32_t v) {
   gac_inst *t = gac_def(P->m, gac_def(P->m, v)->type_id);
   if (t && t->opcode == SpvOpTypePointer)
@@ -159,41 +167,44 @@ uint32_t pipeline_wide_copies(pipeliner *P, gac_builder *b) {
   gac_module *m = P->m;
   P->num_wide = 0;
   uint32_t any = 0;
+  /* Each copy's pointers, offsets and strides in bytes in the first
+   * iteration (aligned there, aligned in all), recomputed before the loop. */
+  instance first = instance_begin(P, b, 0, pipeline_iv_const(P, 0));
   for (unsigned x = 0; x < P->cfg.num_blocks; x++) {
     if (!P->in_loop[x] || P->region[x] < 0)
       continue;
     gac_foreach_inst(in, &pipeline_block_at(P, x)->insts) {
       gac_async_copy k;
-      uint64_t bpe;
+      uint64_t bpe, known;
       if (!gac_async_copy_decode(m, in, &k) || !gac_constant_value(m, k.num_bytes_per_element, &bpe) ||
           (bpe != 1 && bpe != 2 && bpe != 4 && bpe != 8) || P->num_wide == MAX_WIDE)
         continue;
-      uint32_t values[] = {k.source_offset, k.destination_offset, k.num_elements_per_line, k.source_line_length,
-                           k.destination_line_length, k.source_plane_area, k.destination_plane_area};
       bool ok = pointer_steps_by_16(P, k.source) && pointer_steps_by_16(P, k.destination);
-      uint64_t known;
-      for (unsigned v = 0; v < sizeof values / sizeof values[0] && ok; v++)
-        ok = !values[v] || (steps_by_16(P, values[v], bpe) &&
-                            !(gac_constant_value(m, values[v], &known) && known * bpe % 16 != 0));
+      for (unsigned f = 0; f < NUM_SCALED && ok; f++) {
+        uint32_t v = *scaled_field(&k, f);
+        ok = !v || (steps_by_16(P, v, bpe) && !(gac_constant_value(m, v, &known) && known * bpe % 16 != 0));
+      }
       if (!ok)
         continue;
-      /* Its pointers, and its offsets and strides in bytes, apart (each
-       * must be aligned: the wide copy adds them up in 16-byte elements),
-       * in the first iteration (aligned there, aligned in all). */
-      uint32_t j = pipeline_iv_const(P, 0);
-      uint32_t size_bpe = gac_constant_int(m, P->L.size_type, bpe);
-      uint32_t terms[9];
+      /* Apart, not summed: the wide copy adds them up in 16-byte elements. */
+      uint32_t size_bpe = gac_constant_int(m, P->L.size_type, bpe), terms[2 + NUM_SCALED];
       unsigned n = 0;
-      terms[n++] = to_size(P, b, value_at(P, b, k.source, j));
-      terms[n++] = to_size(P, b, value_at(P, b, k.destination, j));
-      for (unsigned v = 0; v < sizeof values / sizeof values[0]; v++)
-        if (values[v])
-          terms[n++] = lower_op2(b, SpvOpIMul, P->L.size_type, to_size(P, b, value_at(P, b, values[v], j)), size_bpe);
-      for (unsigned t = 0; t < n; t++)
-        any = any ? lower_op2(b, SpvOpBitwiseOr, P->L.size_type, any, terms[t]) : terms[t];
+      terms[n++] = k.source;
+      terms[n++] = k.destination;
+      for (unsigned f = 0; f < NUM_SCALED; f++)
+        if (*scaled_field(&k, f))
+          terms[n++] = *scaled_field(&k, f);
+      for (unsigned t = 0; t < n; t++) {
+        recompute(&first, b, terms[t]);
+        uint32_t bytes = to_size(P, b, map_id(&first, terms[t]));
+        if (t >= 2)
+          bytes = lower_op2(b, SpvOpIMul, P->L.size_type, bytes, size_bpe);
+        any = any ? lower_op2(b, SpvOpBitwiseOr, P->L.size_type, any, bytes) : bytes;
+      }
       P->wide[P->num_wide++] = in->result_id;
     }
   }
+  free(first.map);
   if (!any)
     return 0;
   uint32_t low = lower_op2(b, SpvOpBitwiseAnd, P->L.size_type, any, gac_constant_int(m, P->L.size_type, 15));
@@ -206,29 +217,24 @@ uint32_t pipeline_wide_copies(pipeliner *P, gac_builder *b) {
 static void widen_copy(pipeliner *P, gac_inst *copy) {
   gac_module *m = P->m;
   gac_async_copy k;
-  uint64_t bpe;
+  uint64_t bpe, known;
   if (!gac_async_copy_decode(m, copy, &k) || !gac_constant_value(m, k.num_bytes_per_element, &bpe))
     return;
   gac_builder b = gac_builder_before(m, copy);
-  const gac_async_copy_info *info = gac_async_copy_info_for(k.op);
-  uint32_t type = gac_def(m, k.num_bytes_per_element)->type_id;
-  for (unsigned i = 0; i < info->num_operands; i++) {
-    uint32_t *field = gac_async_copy_field(&k, &info->operands[i]), v = *field;
-    if (field == &k.num_bytes_per_element)
-      v = gac_constant_int(m, type, 16);
-    else if (field == &k.source_offset || field == &k.destination_offset || field == &k.num_elements_per_line ||
-             field == &k.source_line_length || field == &k.destination_line_length ||
-             field == &k.source_plane_area || field == &k.destination_plane_area) {
-      /* A constant stays one: the lowerings decide by constant line sizes
-       * (sm_90: which lines may be bulk copies). */
-      uint64_t known;
-      uint32_t vtype = gac_def(m, v)->type_id;
-      v = gac_constant_value(m, v, &known) ? gac_constant_int(m, vtype, known / (16 / bpe))
-                                           : lower_op2(&b, SpvOpUDiv, vtype, v, gac_constant_int(m, vtype, 16 / bpe));
-    }
-    if (v != *field)
-      gac_inst_set_id_operand(m, copy, 4 + i, v);
+  k.num_bytes_per_element = gac_constant_int(m, gac_def(m, k.num_bytes_per_element)->type_id, 16);
+  for (unsigned f = 0; f < NUM_SCALED; f++) {
+    uint32_t *v = scaled_field(&k, f);
+    if (!*v)
+      continue;
+    /* A constant stays one: the lowerings decide by constant line sizes
+     * (sm_90: which lines may be bulk copies). */
+    uint32_t type = gac_def(m, *v)->type_id;
+    *v = gac_constant_value(m, *v, &known) ? gac_constant_int(m, type, known / (16 / bpe))
+                                           : lower_op2(&b, SpvOpUDiv, type, *v, gac_constant_int(m, type, 16 / bpe));
   }
+  const gac_async_copy_info *info = gac_async_copy_info_for(k.op);
+  for (unsigned i = 0; i < info->num_operands; i++)
+    gac_inst_set_id_operand(m, copy, 4 + i, gac_async_copy_get(&k, &info->operands[i]));
 }
 
 /* Emits statement s for the iteration `j` at the end of *cur; *cur becomes
@@ -238,12 +244,9 @@ static void widen_copy(pipeliner *P, gac_inst *copy) {
 uint32_t pipeline_emit_instance(pipeliner *P, gac_block **cur, unsigned s, uint32_t j, uint32_t *carried_vals,
                                 uint32_t chain, bool commits, uint32_t guard) {
   gac_module *m = P->m;
-  instance I = {P, s, calloc(m->bound, sizeof(uint32_t)), m->bound, j};
   gac_builder b = gac_builder_at_end(m, &(*cur)->insts);
   /* The counter and the carried values of this iteration. */
-  uint32_t i = pipeline_op2(P, &b, SpvOpIAdd, P->init, pipeline_op2(P, &b, SpvOpIMul, j, pipeline_iv_const(P, P->step)));
-  set_map(&I, P->iv->result_id, i);
-  set_map(&I, P->inc, pipeline_op2(P, &b, SpvOpIAdd, i, pipeline_iv_const(P, P->step)));
+  instance I = instance_begin(P, &b, s, j);
   for (unsigned k = 0; k < P->num_carried; k++)
     if (P->carried[k].owner == (int)s)
       set_map(&I, P->carried[k].phi->result_id, carried_vals[k]);

@@ -72,8 +72,8 @@ typedef struct pipeliner {
    * floating-point operations of the statements that are not async, and
    * bytes the async statements copy. */
   uint64_t flops, copied;
-  /* The body's wide version (pipeline_wide_copies): the copies it issues
-   * in 16-byte elements, and whether the body being emitted is that one. */
+  /* wide-copies (pipeline_wide_copies): the copies the pipelined code
+   * issues in 16-byte elements, and whether it is being emitted. */
   uint32_t wide[MAX_WIDE];
   unsigned num_wide;
   bool emitting_wide;

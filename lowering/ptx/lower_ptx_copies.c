@@ -233,35 +233,36 @@ static void copy_run(gac_lowering *L, lower_copy_plan *plans, unsigned num, gac_
   gac_builder b = gac_builder_at_end(m, &pre->insts);
   uint32_t id, size;
   lower_linear_local_id(L, &b, f, &id, &size);
-  uint32_t any = lower_unit_alignment(L, &b, &plans[0]);
-  for (unsigned c = 1; c < num; c++)
-    any = lower_op2(&b, SpvOpBitwiseOr, L->size_type, any, lower_unit_alignment(L, &b, &plans[c]));
-  uint32_t low = lower_op2(&b, SpvOpBitwiseAnd, L->size_type, any, gac_constant_int(m, L->size_type, 15));
-  uint32_t aligned = lower_op2(&b, SpvOpIEqual, L->bool_type, low, L->zero);
-  /* together: one loop after the other; apart: one whole copy after the other. */
-  gac_block *together[MAX_RUN + 1], *apart[MAX_RUN + 1];
-  together[0] = gac_block_create(m, f, pre);
-  for (unsigned c = 1; c < num; c++)
-    together[c] = gac_block_create(m, f, together[c - 1]);
-  apart[0] = gac_block_create(m, f, together[num - 1]);
-  for (unsigned c = 1; c < num; c++)
-    apart[c] = gac_block_create(m, f, apart[c - 1]);
-  together[num] = apart[num] = exit;
-  /* Copies of 16-byte elements (the wide version of a pipelined body,
-   * pipeline_wide_copies) are aligned for 16-byte units by definition: no
-   * test, and no way apart. */
+  /* Copies of 16-byte elements (--pipeline-loops=wide-copies) are aligned
+   * for 16-byte units by definition: no test, and no way apart. */
   bool all_wide = true;
   for (unsigned c = 0; c < num && all_wide; c++) {
     uint64_t bpe;
     all_wide = gac_constant_value(m, plans[c].k.num_bytes_per_element, &bpe) && bpe == 16;
   }
-  if (all_wide)
-    aligned = lower_op2(&b, SpvOpIEqual, L->bool_type, L->zero, L->zero);
-  gac_build_ops(&b, SpvOpBranchConditional, 0, 0, GAC_ID(aligned), GAC_ID(gac_block_label(together[0])),
-                GAC_ID(gac_block_label(apart[0])));
+  /* together: one loop after the other; apart: one whole copy after the other. */
+  gac_block *together[MAX_RUN + 1], *apart[MAX_RUN + 1];
+  together[0] = gac_block_create(m, f, pre);
+  for (unsigned c = 1; c < num; c++)
+    together[c] = gac_block_create(m, f, together[c - 1]);
+  together[num] = apart[num] = exit;
+  if (all_wide) {
+    gac_build_ops(&b, SpvOpBranch, 0, 0, GAC_ID(gac_block_label(together[0])));
+  } else {
+    uint32_t any = lower_unit_alignment(L, &b, &plans[0]);
+    for (unsigned c = 1; c < num; c++)
+      any = lower_op2(&b, SpvOpBitwiseOr, L->size_type, any, lower_unit_alignment(L, &b, &plans[c]));
+    uint32_t low = lower_op2(&b, SpvOpBitwiseAnd, L->size_type, any, gac_constant_int(m, L->size_type, 15));
+    uint32_t aligned = lower_op2(&b, SpvOpIEqual, L->bool_type, low, L->zero);
+    apart[0] = gac_block_create(m, f, together[num - 1]);
+    for (unsigned c = 1; c < num; c++)
+      apart[c] = gac_block_create(m, f, apart[c - 1]);
+    gac_build_ops(&b, SpvOpBranchConditional, 0, 0, GAC_ID(aligned), GAC_ID(gac_block_label(together[0])),
+                  GAC_ID(gac_block_label(apart[0])));
+  }
   for (unsigned c = 0; c < num; c++)
     lower_cooperative_loop(L, &plans[c], together[c], together[c + 1], 16, id, size, LOWER_COOPERATIVE, false);
-  for (unsigned c = 0; c < num; c++)
+  for (unsigned c = 0; c < num && !all_wide; c++)
     lower_cooperative(L, &plans[c], apart[c], apart[c + 1], LOWER_COOPERATIVE);
 }
 
