@@ -5,7 +5,7 @@
 //   sgemm.cl    C = A B, n x n floats, 32 x 32 tiles, 32 x 8 threads, 4 rows
 //               of one column each; GFLOP/s = 2 n^3 / time
 //   sgemm_fast.cl  the same product written for speed: 128 x 128 tiles, 16 x
-//               16 threads, 8 x 8 of C each in float4 accumulators, K step 8
+//               16 threads, 8 x 8 of C each in float4 accumulators, K step 16
 //   stencil.cl  5-point stencil, n x n output from an (n + 2)^2 input, 32-wide
 //               column strips of `count` 32 x 32 tiles; GB/s = (input read
 //               once + output written once) / time
@@ -209,30 +209,37 @@ __global__ void __launch_bounds__(THREADS + (WS ? 32 : 0)) hand_sgemm(const floa
     C[(size_t)(gy + ly + r * WY) * n + gx + lx] = acc[r];
 }
 
-// sgemm_fast.cl by hand, the same tiling: per K step of 8, the 128 x 8 tile
-// of A and the 8 x 128 tile of B, 256 16-byte units each (one a thread);
-// work-item (tx, ty) keeps rows {0..3, 64..67} + 4 ty and columns {0..3,
-// 64..67} + 4 tx of C in float4 accumulators and reads the tiles with
-// 16-byte loads.
-enum { FBM = 128, FBN = 128, FBK = 8, FW = 16 };
-template <int STAGES_>
-__global__ void __launch_bounds__(FW * FW) hand_sgemm_fast(const float *A, const float *B, float *C, unsigned n) {
-  __shared__ __align__(16) float As[STAGES_][FBM * FBK], Bs[STAGES_][FBK * FBN];
+// sgemm_fast.cl by hand, the same tiling: per K step of BK (16), the
+// 128 x BK tile of A and the BK x 128 tile of B, BK / 8 16-byte units a
+// thread each; work-item (tx, ty) keeps rows {0..3, 64..67} + 4 ty and
+// columns {0..3, 64..67} + 4 tx of C in float4 accumulators and reads the
+// tiles with 16-byte loads.
+enum { FBM = 128, FBN = 128, FAST_BK = 16, FW = 16 };
+template <int STAGES_, int BK>
+__global__ void __launch_bounds__(FW *FW) hand_sgemm_fast(const float *A, const float *B, float *C, unsigned n) {
+  __shared__ __align__(16) float As[STAGES_][FBM * BK], Bs[STAGES_][BK * FBN];
   const unsigned tx = threadIdx.x, ty = threadIdx.y, tid = ty * FW + tx;
   const unsigned gx = blockIdx.x * FBN, gy = blockIdx.y * FBM;
   float4 acc[8][2] = {};
   auto fetch = [&](unsigned t, unsigned s) {
-    const unsigned ar = tid / 2, ac = tid % 2 * 4, br = tid / 32, bc = tid % 32 * 4;
-    copy_unit<(STAGES_ > 1)>((float4 *)&As[s][ar * FBK + ac], (const float4 *)&A[(size_t)(gy + ar) * n + t * FBK + ac]);
-    copy_unit<(STAGES_ > 1)>((float4 *)&Bs[s][br * FBN + bc], (const float4 *)&B[(size_t)(t * FBK + br) * n + gx + bc]);
+#pragma unroll
+    for (unsigned j = 0; j < FBM * BK / 4 / (FW * FW); j++) { // BK / 4 units a row of A's tile
+      const unsigned u = j * FW * FW + tid, ar = u / (BK / 4), ac = u % (BK / 4) * 4;
+      copy_unit<(STAGES_ > 1)>((float4 *)&As[s][ar * BK + ac], (const float4 *)&A[(size_t)(gy + ar) * n + t * BK + ac]);
+    }
+#pragma unroll
+    for (unsigned j = 0; j < BK * FBN / 4 / (FW * FW); j++) { // 32 units a row of B's
+      const unsigned u = j * FW * FW + tid, br = u / (FBN / 4), bc = u % (FBN / 4) * 4;
+      copy_unit<(STAGES_ > 1)>((float4 *)&Bs[s][br * FBN + bc], (const float4 *)&B[(size_t)(t * BK + br) * n + gx + bc]);
+    }
   };
   auto compute = [&](unsigned, unsigned s) {
 #pragma unroll
-    for (unsigned k4 = 0; k4 < FBK; k4 += 4) {
+    for (unsigned k4 = 0; k4 < BK; k4 += 4) {
       float4 a[8];
 #pragma unroll
       for (unsigned i = 0; i < 8; i++)
-        a[i] = *(const float4 *)&As[s][((i / 4) * 64 + ty * 4 + i % 4) * FBK + k4];
+        a[i] = *(const float4 *)&As[s][((i / 4) * 64 + ty * 4 + i % 4) * BK + k4];
 #pragma unroll
       for (unsigned kk = 0; kk < 4; kk++) {
         const float4 b0 = *(const float4 *)&Bs[s][(k4 + kk) * FBN + tx * 4];
@@ -246,7 +253,7 @@ __global__ void __launch_bounds__(FW * FW) hand_sgemm_fast(const float *A, const
       }
     }
   };
-  run_tiles<STAGES_>(n / FBK, fetch, compute);
+  run_tiles<STAGES_>(n / BK, fetch, compute);
 #pragma unroll
   for (unsigned i = 0; i < 8; i++) {
     float *c = C + (size_t)(gy + (i / 4) * 64 + ty * 4 + i % 4) * n + gx + tx * 4;
@@ -698,10 +705,10 @@ int main(int argc, char **argv) {
   const SgemmShape fast = {
       "sgemm_fast", fast_block, FBM,
       {{"hand unpipelined", [&](const float *a, const float *b, float *c, unsigned n) {
-          hand_sgemm_fast<1><<<dim3(n / FBN, n / FBM), fast_block>>>(a, b, c, n);
+          hand_sgemm_fast<1, FAST_BK><<<dim3(n / FBN, n / FBM), fast_block>>>(a, b, c, n);
         }},
        {"hand cp.async 3-stage", [&](const float *a, const float *b, float *c, unsigned n) {
-          hand_sgemm_fast<STAGES><<<dim3(n / FBN, n / FBM), fast_block>>>(a, b, c, n);
+          hand_sgemm_fast<STAGES, FAST_BK><<<dim3(n / FBN, n / FBM), fast_block>>>(a, b, c, n);
         }}}};
   // The 32x32 SGEMM built without reqd_work_group_size: the block is then
   // known only at run time (its hand twins are the same kernels).

@@ -5,8 +5,12 @@
  * accumulators: rows ty*4 + {0..3} and 64 + ty*4 + {0..3}, columns
  * tx*4 + {0..3} and 64 + tx*4 + {0..3}, so that neighbouring work-items
  * read neighbouring 16 bytes of the local tiles (no bank conflicts). Per K
- * step of 8, two 2D copies fetch the 128 x 8 tile of A and the 8 x 128 tile
- * of B; the inner product reads them with vector loads (vload4).
+ * step of BK (16), two 2D copies fetch the 128 x BK tile of A and the
+ * BK x 128 tile of B; the inner product reads them with vector loads
+ * (vload4), its loops unrolled as the CUDA twin's (compute.cu): LLVM's
+ * threshold keeps the 4 steps of 4 at BK = 16 a loop otherwise.
+ * BK = 8 halves the local memory and the registers (docs/VENDOR.md has both
+ * measured); 16 halves the barriers and waits per multiply-add.
  * Built as is (unpipelined: the markers are dropped) and with
  * --pipeline-loops, where stage 0's copies run STAGES - 1 steps ahead. */
 #ifndef STAGES
@@ -14,7 +18,9 @@
 #endif
 #define BM 128
 #define BN 128
-#define BK 8
+#ifndef BK
+#define BK 16
+#endif
 #define WX 16 /* work-items per row of the work-group */
 #define WY 16
 
@@ -33,14 +39,18 @@ kernel __attribute__((reqd_work_group_size(WX, WY, 1))) void sgemm_fast(global c
     e = async_work_group_copy_2D2D(Bs, 0, B, t * BK * n + gx, sizeof(float), BN, BK, n, BN, e);
     wait_group_events(1, &e);
     gac_pipeline_stage(STAGES - 1, 1);
+    #pragma unroll
     for (uint k4 = 0; k4 < BK; k4 += 4) {
       float a[8][4];
+      #pragma unroll
       for (uint i = 0; i < 8; i++) {
         float4 v = vload4(0, As + ((i / 4) * 64 + ty * 4 + i % 4) * BK + k4);
         a[i][0] = v.x, a[i][1] = v.y, a[i][2] = v.z, a[i][3] = v.w;
       }
+      #pragma unroll
       for (uint kk = 0; kk < 4; kk++) {
         float4 b0 = vload4(0, Bs + (k4 + kk) * BN + tx * 4), b1 = vload4(0, Bs + (k4 + kk) * BN + 64 + tx * 4);
+        #pragma unroll
         for (uint i = 0; i < 8; i++) {
           acc[i][0] = mad((float4)(a[i][kk]), b0, acc[i][0]);
           acc[i][1] = mad((float4)(a[i][kk]), b1, acc[i][1]);
