@@ -47,14 +47,25 @@ char *nvcl_build_log(nvcl *cl, cl_program program) {
   return log;
 }
 
+/* NVCL_BUILD_OPTIONS: more clBuildProgram options, for looking into a build
+ * (-cl-nv-verbose puts ptxas's registers and spills in the build log, which
+ * NVCL_BUILD_LOG=1 prints; -cl-nv-maxrregcount=N caps the registers). */
 static cl_program built(nvcl *cl, cl_program program, const char *options, const char *what) {
-  cl_int err = clBuildProgram(program, 1, &cl->device, options, NULL, NULL);
-  if (err != CL_SUCCESS) {
+  const char *extra = getenv("NVCL_BUILD_OPTIONS");
+  char all[1024];
+  snprintf(all, sizeof all, "%s %s", options, extra ? extra : "");
+  cl_int err = clBuildProgram(program, 1, &cl->device, all, NULL, NULL);
+  if (err != CL_SUCCESS || getenv("NVCL_BUILD_LOG")) {
     char *log = nvcl_build_log(cl, program);
-    fprintf(stderr, "nvcl: clBuildProgram (%s) failed: OpenCL error %d\n%s\n", what, err, log);
+    if (err != CL_SUCCESS)
+      fprintf(stderr, "nvcl: clBuildProgram (%s) failed: OpenCL error %d\n%s\n", what, err, log);
+    else
+      fprintf(stderr, "nvcl: clBuildProgram (%s, options \"%s\") log:\n%s\n", what, all, log);
     free(log);
-    clReleaseProgram(program);
-    return NULL;
+    if (err != CL_SUCCESS) {
+      clReleaseProgram(program);
+      return NULL;
+    }
   }
   return program;
 }
