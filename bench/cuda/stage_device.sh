@@ -17,6 +17,8 @@ cp "$root"/conformance/gpu/{runner.c,gpu_api.h} "$dest/src/conformance/gpu/"
 mkdir -p "$dest/ptx/corpus" "$dest/src/conformance/corpus"
 cp "$build"/device/corpus/* "$dest/ptx/corpus/"
 cp "$root"/conformance/corpus/{*.c,*.h,kernels.def,device_run.sh} "$dest/src/conformance/corpus/"
+mkdir -p "$dest/src/conformance/corpus/kernels" # their sources, for NVIDIA's builds (vendor_corpus.c)
+cp "$root"/conformance/corpus/kernels/*.cl "$dest/src/conformance/corpus/kernels/"
 cp "$root"/conformance/math/{math_cuda.c,math_opencl.c,math_suite.c,math_suite.h,math_functions.h,math.cl} "$dest/src/conformance/math/"
 # The OpenCL runner, for NVIDIA's OpenCL driver (bench/vendor/device_run.sh).
 cp "$root"/conformance/{runner.c,cl_device.c,cl_device.h} "$dest/src/conformance/"

@@ -5,7 +5,7 @@
 # of it checked against NVIDIA's), the conformance suite and the math suite
 # and the corpus through NVIDIA's OpenCL from gac's PTX (conformance/runner.c
 # --ptx, math_opencl.c with GAC_MATH_PTX, gac-corpus run nvcl), and the
-# vendor benchmark (vendor_bench.c),
+# vendor benchmark (vendor_bench.c, vendor_corpus.c),
 # over the PTX of `ninja ptx-device-bundle` (PTX_DIR: *.nvcl.ptx).
 # Results go to OUT_DIR.
 set -uo pipefail
@@ -45,7 +45,9 @@ rm -f "$out/gac-conformance-nvcl" "$out/gac-math-nvcl" "$out/gac-corpus-nvcl"
 # The kernels' sources beside the header NVIDIA's builds put in front of them.
 src=$(mktemp -d)
 cp "$here/vendor_copies.h" "$here"/../cuda/{sgemm,sgemm_fast,stencil,xgemm,xgemm_2d}.cl "$src/"
-gcc -std=c17 -O2 -Wall $NVCL_CFLAGS -I"$cuda/include" "$here/vendor_bench.c" "$here/nvcl.c" -o "$out/vendor-bench" \
+mkdir -p "$src/corpus" && cp "$conf"/corpus/kernels/*.cl "$src/corpus/"
+gcc -std=c17 -O2 -Wall $NVCL_CFLAGS -I"$cuda/include" "$here/vendor_bench.c" "$here/vendor_corpus.c" "$here/nvcl.c" \
+  -o "$out/vendor-bench" \
   $NVCL_LIBS -L"$cuda/lib64" -Wl,-rpath,"$cuda/lib64" -lcublas -lcudart -lm || exit 1
 timeout 400 "$out/vendor-bench" "$src" "$ptx" > "$out/vendor.txt" 2>&1 || status=1
 cat "$out/vendor.txt"

@@ -9,12 +9,13 @@
  *    and pipelined, sm_80 and sm_90 (PTX_DIR/K.{unpipelined,pipelined}.
  *    sm{80,90}.nvcl.ptx, from `ninja ptx-device-bundle`).
  * CLBlast's Xgemm runs as it is (NVIDIA's compiler against gac's) and with
- * its tile loads as 2D copies.
+ * its tile loads as 2D copies; the corpus' tile-copying kernels as
+ * vendor_corpus.c says.
  * cuBLAS (through the CUDA runtime, in the same process) is the SGEMMs'
  * ceiling. Every result is checked against a host reference; the table
  * gives medians and ratios from this run. Exit 1 if a result is wrong. */
 #define _POSIX_C_SOURCE 200809L /* strtok_r */
-#include "nvcl.h"
+#include "vendor_bench.h"
 
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
@@ -25,19 +26,10 @@
 #include <string.h>
 #include <time.h>
 
-enum { WARMUP = 3, REPS = 21, MAX_ROWS = 16 };
+const char *src_dir, *ptx_dir;
+nvcl cl;
 
-typedef struct row {
-  char label[48];
-  bool ran, ok;
-  double ms, value;
-  double build_ms; /* clCreateProgram* and clBuildProgram, wall */
-} row;
-
-static const char *src_dir, *ptx_dir;
-static nvcl cl;
-
-static double wall_ms(void) {
+double wall_ms(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
   return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
@@ -102,8 +94,7 @@ static cl_kernel build(const char *kernel_file, const char *name, const char *ho
   return k;
 }
 
-/* Median milliseconds of REPS launches (after WARMUP), from profiled events. */
-static double time_kernel(cl_kernel k, unsigned dims, const size_t *global, const size_t *local) {
+double time_kernel(cl_kernel k, unsigned dims, const size_t *global, const size_t *local) {
   double ms[REPS];
   for (int r = -WARMUP; r < REPS; r++) {
     cl_event ev;
@@ -117,8 +108,8 @@ static double time_kernel(cl_kernel k, unsigned dims, const size_t *global, cons
   return ms[REPS / 2];
 }
 
-static void print_table(const char *title, const char *unit, row *rows, unsigned n, const char *const *refs,
-                        unsigned num_refs) {
+void print_table(const char *title, const char *unit, row *rows, unsigned n, const char *const *refs,
+                 unsigned num_refs) {
   printf("\n%s (%s; median of %d launches; %s, driver %s)\n", title, unit, REPS, cl.device_name, cl.driver_version);
   printf("%-26s %9s %9s %9s", "variant", unit, "ms", "build ms");
   for (unsigned r = 0; r < num_refs; r++)
@@ -446,10 +437,14 @@ int main(int argc, char **argv) {
   static const gemm_case sgemm_fast = {"sgemm_fast", "sgemm_fast", {16, 16}, 128, false, NULL, 0};
   const gemm_case xgemm = {"xgemm", "Xgemm", {8, 16}, 0, true, clblast_variants,
                            sizeof clblast_variants / sizeof clblast_variants[0] - !getenv("VENDOR_LAYER")};
-  bool ok = bench_sgemm(&sgemm, 4096);
-  ok &= bench_sgemm(&sgemm_fast, 4096);
-  ok &= bench_sgemm(&xgemm, 4096);
-  ok &= bench_stencil(8192, 8);
+  bool ok = true;
+  if (!getenv("VENDOR_CORPUS")) { /* VENDOR_CORPUS=ENTRY: that corpus entry alone */
+    ok &= bench_sgemm(&sgemm, 4096);
+    ok &= bench_sgemm(&sgemm_fast, 4096);
+    ok &= bench_sgemm(&xgemm, 4096);
+    ok &= bench_stencil(8192, 8);
+  }
+  ok &= bench_corpus();
   nvcl_close(&cl);
   printf("\n%s\n", ok ? "all results correct" : "FAIL: some results are wrong or missing");
   return ok ? 0 : 1;

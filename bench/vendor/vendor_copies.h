@@ -9,7 +9,8 @@
  *                 work-item loads its share of the tile into local memory
  *                 (16-byte units where addresses and sizes allow, else 4 or
  *                 1), and the wait is a barrier.
- * The markers are dropped: NVIDIA's compiler has no pipeliner. */
+ * The markers are dropped: NVIDIA's compiler has no pipeliner. 3D copies
+ * are one 2D copy a plane. */
 #define gac_pipeline_loop(stages)
 #define gac_pipeline_stage(stage, order)
 #define GAC_ASYNC_STAGE(s) 0
@@ -45,8 +46,11 @@ event_t vendor_copy_2D2D(local void *dst, size_t dst_offset, const global void *
   local uchar *d = (local uchar *)dst + dst_offset * elem;
   const global uchar *s = (const global uchar *)src + src_offset * elem;
   size_t line = per_line * elem, dp = dst_pitch * elem, sp = src_pitch * elem;
+  /* uint units only where both ends allow them: a local ushort array may
+   * be 2-byte aligned (the corpus' volume_u16: a uint store there faults). */
+  bool words = ((line | dp | sp | (size_t)d | (size_t)s) & 3) == 0;
   for (size_t l = 0; l < lines; l++) {
-    if ((line & 3) == 0)
+    if (words)
       e = async_work_group_copy((local uint *)(d + l * dp), (const global uint *)(s + l * sp), line / 4, e);
     else
       e = async_work_group_copy(d + l * dp, s + l * sp, line, e);
@@ -55,3 +59,14 @@ event_t vendor_copy_2D2D(local void *dst, size_t dst_offset, const global void *
 }
 #endif
 #define async_work_group_copy_2D2D vendor_copy_2D2D
+
+/* A 3D copy (the corpus' stencil3d and volume_u16): one 2D copy a plane. */
+event_t vendor_copy_3D3D(local void *dst, size_t dst_offset, const global void *src, size_t src_offset, size_t elem,
+                         size_t per_line, size_t lines, size_t planes, size_t src_line_pitch, size_t src_plane_pitch,
+                         size_t dst_line_pitch, size_t dst_plane_pitch, event_t e) {
+  for (size_t p = 0; p < planes; p++)
+    e = vendor_copy_2D2D(dst, dst_offset + p * dst_plane_pitch, src, src_offset + p * src_plane_pitch, elem, per_line,
+                         lines, src_line_pitch, dst_line_pitch, e);
+  return e;
+}
+#define async_work_group_copy_3D3D vendor_copy_3D3D

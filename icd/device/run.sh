@@ -154,7 +154,9 @@ bench)
   vsrc=$dev/src/bench/vendor
   kernels=$(mktemp -d)
   cp "$vsrc/vendor_copies.h" "$dev"/src/bench/cuda/{sgemm,sgemm_fast,stencil,xgemm,xgemm_2d}.cl "$kernels/"
-  gcc -std=c17 -O2 -Wall -I"$cuda/include" "$vsrc/vendor_bench.c" "$vsrc/nvcl.c" -o "$out/vendor-bench" \
+  mkdir -p "$kernels/corpus" && cp "$dev"/src/conformance/corpus/kernels/*.cl "$kernels/corpus/"
+  gcc -std=c17 -O2 -Wall -I"$cuda/include" "$vsrc/vendor_bench.c" "$vsrc/vendor_corpus.c" "$vsrc/nvcl.c" \
+    -o "$out/vendor-bench" \
     $loader -L"$cuda/lib64" -Wl,-rpath,"$cuda/lib64" -lcublas -lcudart -lm || exit 1
   # Cold: the layer's cache empty, and NVIDIA's (its compute cache, which
   # also keeps its OpenCL builds) in a fresh folder.

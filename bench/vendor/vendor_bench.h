@@ -1,0 +1,35 @@
+/* What vendor_bench.c shares with the rest of the vendor benchmark
+ * (vendor_corpus.c): the OpenCL context, the timing and the table. */
+#ifndef GAC_VENDOR_BENCH_H
+#define GAC_VENDOR_BENCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "nvcl.h"
+
+enum { WARMUP = 3, REPS = 21, MAX_ROWS = 16 };
+
+typedef struct row {
+  char label[48];
+  bool ran, ok;
+  double ms, value;
+  double build_ms; /* clCreateProgram* and clBuildProgram, wall */
+} row;
+
+extern nvcl cl;
+extern const char *src_dir, *ptx_dir;
+
+double wall_ms(void);
+/* Median milliseconds of REPS launches (after WARMUP), from profiled events. */
+double time_kernel(cl_kernel k, unsigned dims, const size_t *global, const size_t *local);
+/* The table of rows, with each row's ratio to each of refs (labels), and a
+ * RESULT line per row. */
+void print_table(const char *title, const char *unit, row *rows, unsigned n, const char *const *refs,
+                 unsigned num_refs);
+
+/* vendor_corpus.c: the kernel corpus' tile-copying kernels; false if a
+ * result is wrong or missing. */
+bool bench_corpus(void);
+
+#endif
