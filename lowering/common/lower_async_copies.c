@@ -136,6 +136,21 @@ static void dont_unroll(gac_lowering *L, const gac_loop *lp, gac_block *done) {
                 GAC_LIT(SpvLoopControlDontUnrollMask));
 }
 
+/* Moves unit `index` (of `divisor` a line) of p's copy, at the end of b. */
+static void emit_unit(gac_lowering *L, gac_builder *b, lower_copy_plan *p, unsigned width, uint32_t index,
+                      uint32_t divisor) {
+  const lower_target *T = L->target;
+  uint32_t w = gac_constant_int(L->m, L->size_type, width);
+  uint32_t line = lower_op2(b, SpvOpUDiv, L->size_type, index, divisor);
+  uint32_t unit = lower_op2(b, SpvOpUMod, L->size_type, index, divisor);
+  uint32_t so, dof;
+  lower_line_offsets(L, b, p, line, lower_mul(L, b, unit, w), &so, &dof);
+  uint32_t src = lower_byte_address(b, p->src, p->src_ptr_type, so);
+  uint32_t dst = lower_byte_address(b, p->dst, p->dst_ptr_type, dof);
+  if (!T->move_unit || !T->move_unit(L, b, p, width, dst, src))
+    move_unit(L, b, p, unit_type(L, width), width, src, dst);
+}
+
 /* The loop moving `width`-byte units, from `from` to `join`: work-item `id`
  * of `size` takes units id, id + size, ... When serial, work-item 0 takes
  * them all and the others none. `rolled`: the loop stays a loop, and its
@@ -145,9 +160,19 @@ static void dont_unroll(gac_lowering *L, const gac_loop *lp, gac_block *done) {
  * addresses are loop invariants that LLVM hoists out of the loops around
  * the copy, each holding registers for the whole kernel (the SGEMM of
  * bench/cuda on the PTX path: 50 registers with the 8- and 4-byte paths,
- * 40 without). */
+ * 40 without).
+ * A size known only at run time (a kernel that fixes no work-group size,
+ * on a target that steps units) is tested first when the loop is the
+ * copy's only path (`alone`): where the group has at least as many
+ * work-items as the copy has units, work-item id moves unit id or none, out
+ * of any loop, so that LLVM hoists its address arithmetic out of the loops
+ * around the copy as it does where the size is fixed. Measured on the H200
+ * (docs/VENDOR.md): the pipelined sgemm_noreqd (16-byte elements, one path)
+ * from 19.58 to 19.82 TFLOP/s; the unpipelined one, whose copies keep a
+ * path per unit width, went from 34 to 42 registers and lost a block per
+ * multiprocessor (19.10 to 18.72), hence `alone`. */
 void lower_cooperative_loop(gac_lowering *L, lower_copy_plan *p, gac_block *from, gac_block *join, unsigned width,
-                            uint32_t id, uint32_t size, lower_copy_way way, bool rolled) {
+                            uint32_t id, uint32_t size, lower_copy_way way, bool rolled, bool alone) {
   const lower_target *T = L->target;
   bool serial = way == LOWER_SERIAL;
   gac_module *m = L->m;
@@ -165,6 +190,24 @@ void lower_cooperative_loop(gac_lowering *L, lower_copy_plan *p, gac_block *from
   uint32_t units_per_line = lower_op2(&f, SpvOpUDiv, L->size_type, p->line_bytes, w);
   uint32_t total = lower_mul(L, &f, p->total_lines, units_per_line);
   uint32_t divisor = lower_nonzero(L, &f, units_per_line);
+  uint64_t constant;
+  if (alone && !serial && !rolled && T->step_units && !gac_constant_value(m, size, &constant)) {
+    gac_block *one = gac_block_create(m, from->function, from);
+    gac_block *mine = gac_block_create(m, from->function, one);
+    gac_block *many = gac_block_create(m, from->function, mine);
+    uint32_t enough = lower_op2(&f, SpvOpULessThanEqual, L->bool_type, total, size);
+    gac_build_ops(&f, SpvOpBranchConditional, 0, 0, GAC_ID(enough), GAC_ID(gac_block_label(one)),
+                  GAC_ID(gac_block_label(many)));
+    gac_builder o = gac_builder_at_end(m, &one->insts);
+    uint32_t has = lower_op2(&o, SpvOpULessThan, L->bool_type, id, total);
+    gac_build_ops(&o, SpvOpBranchConditional, 0, 0, GAC_ID(has), GAC_ID(gac_block_label(mine)),
+                  GAC_ID(gac_block_label(exit)));
+    gac_builder u = gac_builder_at_end(m, &mine->insts);
+    emit_unit(L, &u, p, width, id, divisor);
+    gac_build_ops(&u, SpvOpBranch, 0, 0, GAC_ID(gac_block_label(exit)));
+    from = many;
+    f = gac_builder_at_end(m, &from->insts);
+  }
   /* This work-item's units: id, id + size, ... below total; serial: all of
    * them in work-item 0. The counter k runs from 0 to this work-item's count,
    * the unit is first + k x step. */
@@ -183,18 +226,7 @@ void lower_cooperative_loop(gac_lowering *L, lower_copy_plan *p, gac_block *from
     gac_build_ops(&e, SpvOpBranch, 0, 0, GAC_ID(gac_block_label(join)));
   }
   gac_builder b = gac_builder_at_end(m, &lp.body->insts);
-  uint32_t line = lower_op2(&b, SpvOpUDiv, L->size_type, index, divisor);
-  uint32_t unit = lower_op2(&b, SpvOpUMod, L->size_type, index, divisor);
-  uint32_t so, dof;
-  lower_line_offsets(L, &b, p, line, lower_mul(L, &b, unit, w), &so, &dof);
-  uint32_t t = unit_type(L, width);
-  uint32_t src = lower_byte_address(&b, p->src, p->src_ptr_type, so);
-  uint32_t dst = lower_byte_address(&b, p->dst, p->dst_ptr_type, dof);
-  if (T->move_unit && T->move_unit(L, &b, p, width, dst, src)) {
-    lower_loop_close(L, &lp, lp.body, L->one);
-    return;
-  }
-  move_unit(L, &b, p, t, width, src, dst);
+  emit_unit(L, &b, p, width, index, divisor);
   lower_loop_close(L, &lp, lp.body, L->one);
 }
 
@@ -300,7 +332,7 @@ uint32_t lower_cooperative(gac_lowering *L, lower_copy_plan *p, gac_block *pre, 
     if (way == LOWER_LEADER)
       leader_loop(L, p, loop_from, join, widths[i], id);
     else
-      lower_cooperative_loop(L, p, loop_from, join, widths[i], id, size, way, T->opaque && i > 0);
+      lower_cooperative_loop(L, p, loop_from, join, widths[i], id, size, way, T->opaque && i > 0, false);
   }
   if (num_widths == 0) {
     gac_builder t = gac_builder_at_end(m, &pre->insts);

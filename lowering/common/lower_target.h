@@ -154,8 +154,12 @@ bool lower_async_copies_for(gac_module *m, const lower_target *t, void *state, g
 void lower_plan_copy(gac_lowering *L, gac_builder *b, lower_copy_plan *p);
 uint32_t lower_copy(gac_lowering *L, lower_copy_plan *p, gac_block *pre, gac_block *exit, lower_copy_way way);
 uint32_t lower_cooperative(gac_lowering *L, lower_copy_plan *p, gac_block *pre, gac_block *exit, lower_copy_way way);
+/* The unit loop of one width (lower_async_copies.c says more). `rolled`:
+ * a narrow width's loop stays a loop. `alone`: the copy's only path (16-byte
+ * elements), so that where the work-group size is known only at run time a
+ * work-item's single unit may go out of the loop. */
 void lower_cooperative_loop(gac_lowering *L, lower_copy_plan *p, gac_block *from, gac_block *join, unsigned width,
-                            uint32_t id, uint32_t size, lower_copy_way way, bool rolled);
+                            uint32_t id, uint32_t size, lower_copy_way way, bool rolled, bool alone);
 /* Byte offsets into source and destination of line `line_index` (counted
  * over all planes), plus `extra` bytes. */
 void lower_line_offsets(gac_lowering *L, gac_builder *b, const lower_copy_plan *p, uint32_t line_index,

@@ -261,7 +261,8 @@ static void copy_run(gac_lowering *L, lower_copy_plan *plans, unsigned num, gac_
                   GAC_ID(gac_block_label(apart[0])));
   }
   for (unsigned c = 0; c < num; c++)
-    lower_cooperative_loop(L, &plans[c], together[c], together[c + 1], 16, id, size, LOWER_COOPERATIVE, false);
+    lower_cooperative_loop(L, &plans[c], together[c], together[c + 1], 16, id, size, LOWER_COOPERATIVE, false,
+                           all_wide);
   for (unsigned c = 0; c < num && !all_wide; c++)
     lower_cooperative(L, &plans[c], apart[c], apart[c + 1], LOWER_COOPERATIVE);
 }
