@@ -6,6 +6,7 @@
 //               of one column each; GFLOP/s = 2 n^3 / time
 //   sgemm_fast.cl  the same product written for speed: 128 x 128 tiles, 16 x
 //               16 threads, 8 x 8 of C each in float4 accumulators, K step 16
+//               (sgemm_fast_k8 rows: K step 8, the shape issue 26 describes)
 //   stencil.cl  5-point stencil, n x n output from an (n + 2)^2 input, 32-wide
 //               column strips of `count` 32 x 32 tiles; GB/s = (input read
 //               once + output written once) / time
@@ -710,6 +711,17 @@ int main(int argc, char **argv) {
        {"hand cp.async 3-stage", [&](const float *a, const float *b, float *c, unsigned n) {
           hand_sgemm_fast<STAGES, FAST_BK><<<dim3(n / FBN, n / FBM), fast_block>>>(a, b, c, n);
         }}}};
+  // sgemm_fast with the K step of 8 that issue 26 describes (the default is
+  // 16, docs/VENDOR.md), against twins of that step.
+  SgemmShape fast_k8 = fast;
+  fast_k8.file = "sgemm_fast_k8";
+  fast_k8.gac_ws = false; // not built warp-specialised
+  fast_k8.hand = {{"hand unpipelined", [&](const float *a, const float *b, float *c, unsigned n) {
+                     hand_sgemm_fast<1, 8><<<dim3(n / FBN, n / FBM), fast_block>>>(a, b, c, n);
+                   }},
+                  {"hand cp.async 3-stage", [&](const float *a, const float *b, float *c, unsigned n) {
+                     hand_sgemm_fast<STAGES, 8><<<dim3(n / FBN, n / FBM), fast_block>>>(a, b, c, n);
+                   }}};
   // The 32x32 SGEMM built without reqd_work_group_size: the block is then
   // known only at run time (its hand twins are the same kernels).
   SgemmShape noreqd = sgemm;
@@ -722,6 +734,8 @@ int main(int argc, char **argv) {
     ok &= bench_sgemm(ptx_dir, blas, n, noreqd);
   for (unsigned n : sgemm_sizes)
     ok &= bench_sgemm(ptx_dir, blas, n, fast);
+  for (unsigned n : profile_mode ? std::vector<unsigned>{} : sgemm_sizes) // profile.sh labels launches by order
+    ok &= bench_sgemm(ptx_dir, blas, n, fast_k8);
   for (auto [n, count] : stencil_sizes)
     ok &= bench_stencil(ptx_dir, n, count);
   CHECK_BLAS(cublasDestroy(blas));
