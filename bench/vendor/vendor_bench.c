@@ -196,13 +196,13 @@ static void add_extra_variants(void) {
   }
 }
 
-static unsigned long long hash(size_t i, unsigned seed) { /* splitmix64 */
+unsigned long long vendor_hash(size_t i, unsigned seed) { /* splitmix64 */
   unsigned long long z = i * 0x9e3779b97f4a7c15ull + seed * 0xbf58476d1ce4e5b9ull;
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
   return z ^ (z >> 31);
 }
-static float input_value(size_t i, unsigned seed) { return (float)((hash(i, seed) >> 40) * (2.0 / 16777216.0) - 1.0); }
+static float input_value(size_t i, unsigned seed) { return (float)((vendor_hash(i, seed) >> 40) * (2.0 / 16777216.0) - 1.0); }
 
 /* One SGEMM of the benchmark: C = A B (n x n, row-major). bench/cuda's
  * kernels take (A, B, C, n), one work-group per tile x tile of C; CLBlast's
@@ -252,7 +252,7 @@ static bool bench_sgemm(const gemm_case *g, unsigned n) {
   size_t at[SAMPLES];
   double want[SAMPLES], scale[SAMPLES];
   for (unsigned s = 0; s < SAMPLES; s++) {
-    size_t i = hash(s, 7) % n, j = hash(s, 8) % n;
+    size_t i = vendor_hash(s, 7) % n, j = vendor_hash(s, 8) % n;
     double sum = 0, mag = 0;
     for (unsigned k = 0; k < n; k++)
       sum += (double)A[i * n + k] * B[(size_t)k * n + j], mag += fabs((double)A[i * n + k] * B[(size_t)k * n + j]);

@@ -21,6 +21,8 @@ extern nvcl cl;
 extern const char *src_dir, *ptx_dir;
 
 double wall_ms(void);
+/* A deterministic 64-bit value for index i (splitmix64): the inputs. */
+unsigned long long vendor_hash(size_t i, unsigned seed);
 /* Median milliseconds of REPS launches (after WARMUP), from profiled events. */
 double time_kernel(cl_kernel k, unsigned dims, const size_t *global, const size_t *local);
 /* The table of rows, with each row's ratio to each of refs (labels), and a

@@ -91,16 +91,9 @@ static const corpus_way ways[] = {
 };
 enum { NUM_WAYS = sizeof ways / sizeof ways[0] };
 
-static unsigned long long mix(size_t i, unsigned seed) { /* splitmix64 */
-  unsigned long long z = i * 0x9e3779b97f4a7c15ull + seed * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
 static void fill(const corpus_arg *a, void *buf, unsigned seed) {
   for (size_t i = 0; i < a->count; i++) {
-    unsigned long long r = mix(i, seed);
+    unsigned long long r = vendor_hash(i, seed);
     if (a->kind == IN_FLOAT_INTS)
       ((float *)buf)[i] = (float)(a->lo + (long)(r % (unsigned long long)(a->hi - a->lo + 1)));
     else if (a->kind == IN_BYTES)
