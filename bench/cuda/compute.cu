@@ -506,6 +506,18 @@ struct SgemmShape {
   bool gac_ws = true;         // a warp-specialised gac build exists
 };
 
+// hand_sgemm_fast with a K step of BK, unpipelined and as a cp.async ring.
+template <int BK> static decltype(SgemmShape::hand) fast_twins() {
+  const dim3 block(FW, FW);
+  return {{"hand unpipelined",
+           [=](const float *a, const float *b, float *c, unsigned n) {
+             hand_sgemm_fast<1, BK><<<dim3(n / FBN, n / FBM), block>>>(a, b, c, n);
+           }},
+          {"hand cp.async 3-stage", [=](const float *a, const float *b, float *c, unsigned n) {
+             hand_sgemm_fast<STAGES, BK><<<dim3(n / FBN, n / FBM), block>>>(a, b, c, n);
+           }}};
+}
+
 static bool bench_sgemm(const std::string &ptx_dir, cublasHandle_t blas, unsigned n, const SgemmShape &shape) {
   size_t count = (size_t)n * n, bytes = count * sizeof(float);
   std::vector<float> A(count), B(count), absA(count), absB(count);
@@ -703,25 +715,13 @@ int main(int argc, char **argv) {
        {"hand warp-specialised", [&](const float *a, const float *b, float *c, unsigned n) {
           hand_sgemm<STAGES, true><<<dim3(n / TS, n / TS), THREADS + 32>>>(a, b, c, n);
         }}}};
-  const SgemmShape fast = {
-      "sgemm_fast", fast_block, FBM,
-      {{"hand unpipelined", [&](const float *a, const float *b, float *c, unsigned n) {
-          hand_sgemm_fast<1, FAST_BK><<<dim3(n / FBN, n / FBM), fast_block>>>(a, b, c, n);
-        }},
-       {"hand cp.async 3-stage", [&](const float *a, const float *b, float *c, unsigned n) {
-          hand_sgemm_fast<STAGES, FAST_BK><<<dim3(n / FBN, n / FBM), fast_block>>>(a, b, c, n);
-        }}}};
+  const SgemmShape fast = {"sgemm_fast", fast_block, FBM, fast_twins<FAST_BK>()};
   // sgemm_fast with the K step of 8 that issue 26 describes (the default is
   // 16, docs/VENDOR.md), against twins of that step.
   SgemmShape fast_k8 = fast;
   fast_k8.file = "sgemm_fast_k8";
   fast_k8.gac_ws = false; // not built warp-specialised
-  fast_k8.hand = {{"hand unpipelined", [&](const float *a, const float *b, float *c, unsigned n) {
-                     hand_sgemm_fast<1, 8><<<dim3(n / FBN, n / FBM), fast_block>>>(a, b, c, n);
-                   }},
-                  {"hand cp.async 3-stage", [&](const float *a, const float *b, float *c, unsigned n) {
-                     hand_sgemm_fast<STAGES, 8><<<dim3(n / FBN, n / FBM), fast_block>>>(a, b, c, n);
-                   }}};
+  fast_k8.hand = fast_twins<8>();
   // The 32x32 SGEMM built without reqd_work_group_size: the block is then
   // known only at run time (its hand twins are the same kernels).
   SgemmShape noreqd = sgemm;

@@ -55,19 +55,18 @@ static cl_program built(nvcl *cl, cl_program program, const char *options, const
   char all[1024];
   snprintf(all, sizeof all, "%s %s", options, extra ? extra : "");
   cl_int err = clBuildProgram(program, 1, &cl->device, all, NULL, NULL);
-  if (err != CL_SUCCESS || getenv("NVCL_BUILD_LOG")) {
-    char *log = nvcl_build_log(cl, program);
-    if (err != CL_SUCCESS)
-      fprintf(stderr, "nvcl: clBuildProgram (%s) failed: OpenCL error %d\n%s\n", what, err, log);
-    else
-      fprintf(stderr, "nvcl: clBuildProgram (%s, options \"%s\") log:\n%s\n", what, all, log);
-    free(log);
-    if (err != CL_SUCCESS) {
-      clReleaseProgram(program);
-      return NULL;
-    }
-  }
-  return program;
+  if (err == CL_SUCCESS && !getenv("NVCL_BUILD_LOG"))
+    return program;
+  char *log = nvcl_build_log(cl, program);
+  if (err == CL_SUCCESS)
+    fprintf(stderr, "nvcl: clBuildProgram (%s, options \"%s\") log:\n%s\n", what, all, log);
+  else
+    fprintf(stderr, "nvcl: clBuildProgram (%s) failed: OpenCL error %d\n%s\n", what, err, log);
+  free(log);
+  if (err == CL_SUCCESS)
+    return program;
+  clReleaseProgram(program);
+  return NULL;
 }
 
 cl_program nvcl_build_source(nvcl *cl, const char *source, const char *options) {

@@ -40,58 +40,66 @@ static int cmp_double(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
+static cl_kernel kernel_of(cl_program program, const char *name) {
+  if (!program)
+    return NULL;
+  cl_int err;
+  cl_kernel k = clCreateKernel(program, name, &err);
+  if (err != CL_SUCCESS) {
+    printf("  clCreateKernel %s: error %d\n", name, err);
+    return NULL;
+  }
+  return k;
+}
+
+cl_kernel vendor_build_source(const char *path, const char *define, const char *options, const char *name,
+                              cl_program *program) {
+  size_t size;
+  char header_path[512];
+  snprintf(header_path, sizeof header_path, "%s/vendor_copies.h", src_dir);
+  char *source = nvcl_read_file(path, &size), *header = define ? nvcl_read_file(header_path, &size) : NULL;
+  *program = NULL;
+  if (!source || (define && !header)) {
+    printf("  cannot read %s%s\n", path, define ? " or vendor_copies.h" : "");
+  } else if (!define) {
+    *program = nvcl_build_source(&cl, source, options);
+  } else {
+    size_t len = strlen(header) + strlen(source) + 64;
+    char *text = malloc(len);
+    snprintf(text, len, "#define %s\n%s\n%s", define, header, source);
+    *program = nvcl_build_source(&cl, text, options);
+    free(text);
+  }
+  free(header);
+  free(source);
+  return kernel_of(*program, name);
+}
+
+cl_kernel vendor_build_ptx(const char *path, const char *name, cl_program *program) {
+  size_t size;
+  char *ptx = nvcl_read_file(path, &size);
+  *program = NULL;
+  if (!ptx)
+    printf("  no %s\n", path);
+  else
+    *program = nvcl_build_ptx(&cl, ptx, size + 1, "");
+  free(ptx);
+  return kernel_of(*program, name);
+}
+
 /* The kernel `name` of variant `how`: "source" (NVIDIA's compiler on the
  * source as it is), "1d" or "plain" (the same with vendor_copies.h in
  * front) or a PTX file's tag such as "pipelined.sm80"; NULL (with a
  * message) if it does not build. */
 static cl_kernel build(const char *kernel_file, const char *name, const char *how, cl_program *program) {
   char path[512];
-  size_t size;
-  *program = NULL;
-  if (!strcmp(how, "source")) { /* NVIDIA's compiler on the source as it is */
+  if (!strcmp(how, "source") || !strcmp(how, "1d") || !strcmp(how, "plain")) {
     snprintf(path, sizeof path, "%s/%s.cl", src_dir, kernel_file);
-    char *source = nvcl_read_file(path, &size);
-    if (!source) {
-      printf("  cannot read %s\n", path);
-      return NULL;
-    }
-    *program = nvcl_build_source(&cl, source, "");
-    free(source);
-  } else if (!strcmp(how, "1d") || !strcmp(how, "plain")) {
-    snprintf(path, sizeof path, "%s/vendor_copies.h", src_dir);
-    char *header = nvcl_read_file(path, &size);
-    snprintf(path, sizeof path, "%s/%s.cl", src_dir, kernel_file);
-    char *source = nvcl_read_file(path, &size);
-    if (!header || !source) {
-      printf("  cannot read %s or vendor_copies.h\n", path);
-      return NULL;
-    }
-    size_t len = strlen(header) + strlen(source) + 64;
-    char *text = malloc(len);
-    snprintf(text, len, "#define %s\n%s\n%s", !strcmp(how, "1d") ? "VENDOR_1D" : "VENDOR_PLAIN", header, source);
-    *program = nvcl_build_source(&cl, text, "");
-    free(text);
-    free(header);
-    free(source);
-  } else {
-    snprintf(path, sizeof path, "%s/%s.%s.nvcl.ptx", ptx_dir, kernel_file, how);
-    char *ptx = nvcl_read_file(path, &size);
-    if (!ptx) {
-      printf("  no %s\n", path);
-      return NULL;
-    }
-    *program = nvcl_build_ptx(&cl, ptx, size + 1, "");
-    free(ptx);
+    const char *define = !strcmp(how, "1d") ? "VENDOR_1D" : !strcmp(how, "plain") ? "VENDOR_PLAIN" : NULL;
+    return vendor_build_source(path, define, "", name, program);
   }
-  if (!*program)
-    return NULL;
-  cl_int err;
-  cl_kernel k = clCreateKernel(*program, name, &err);
-  if (err != CL_SUCCESS) {
-    printf("  clCreateKernel %s: error %d\n", name, err);
-    return NULL;
-  }
-  return k;
+  snprintf(path, sizeof path, "%s/%s.%s.nvcl.ptx", ptx_dir, kernel_file, how);
+  return vendor_build_ptx(path, name, program);
 }
 
 double time_kernel(cl_kernel k, unsigned dims, const size_t *global, const size_t *local) {

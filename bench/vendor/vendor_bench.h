@@ -23,6 +23,14 @@ extern const char *src_dir, *ptx_dir;
 double wall_ms(void);
 /* A deterministic 64-bit value for index i (splitmix64): the inputs. */
 unsigned long long vendor_hash(size_t i, unsigned seed);
+/* Kernel `name` of the OpenCL C file `path`, built by NVIDIA's compiler with
+ * `options`; with vendor_copies.h in front and `define` (VENDOR_1D or
+ * VENDOR_PLAIN) defined, unless define is NULL. NULL (with a message) if it
+ * does not build. */
+cl_kernel vendor_build_source(const char *path, const char *define, const char *options, const char *name,
+                              cl_program *program);
+/* Kernel `name` of the PTX file `path` (gac's, NVIDIA's OpenCL ABI). */
+cl_kernel vendor_build_ptx(const char *path, const char *name, cl_program *program);
 /* Median milliseconds of REPS launches (after WARMUP), from profiled events. */
 double time_kernel(cl_kernel k, unsigned dims, const size_t *global, const size_t *local);
 /* The table of rows, with each row's ratio to each of refs (labels), and a

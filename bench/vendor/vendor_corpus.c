@@ -107,48 +107,15 @@ static void fill(const corpus_arg *a, void *buf, unsigned seed) {
  * it does not build. */
 static cl_kernel build_case(const corpus_case *c, const char *how, cl_program *program) {
   char path[512], options[256];
-  size_t size;
-  *program = NULL;
-  bool nvidia = !strcmp(how, "plain") || !strcmp(how, "1d") || !strcmp(how, "loads");
-  if (nvidia) {
-    snprintf(path, sizeof path, "%s/corpus/%s.cl", src_dir, c->file);
-    char *source = nvcl_read_file(path, &size);
-    snprintf(path, sizeof path, "%s/vendor_copies.h", src_dir);
-    char *header = nvcl_read_file(path, &size);
-    if (!source || !header) {
-      printf("  cannot read %s/corpus/%s.cl or vendor_copies.h\n", src_dir, c->file);
-      free(source), free(header);
-      return NULL;
-    }
+  if (!strcmp(how, "plain") || !strcmp(how, "1d") || !strcmp(how, "loads")) { /* NVIDIA's compiler */
     bool copies = strcmp(how, "plain") != 0;
-    size_t len = strlen(header) + strlen(source) + 64;
-    char *text = malloc(len);
-    if (copies)
-      snprintf(text, len, "#define %s\n%s\n%s", !strcmp(how, "1d") ? "VENDOR_1D" : "VENDOR_PLAIN", header, source);
-    else
-      snprintf(text, len, "%s", source);
+    snprintf(path, sizeof path, "%s/corpus/%s.cl", src_dir, c->file);
     snprintf(options, sizeof options, "-DGAC_ASYNC=%d %s", copies, c->options);
-    *program = nvcl_build_source(&cl, text, options);
-    free(text), free(header), free(source);
-  } else {
-    snprintf(path, sizeof path, "%s/corpus/%s.%s.nvcl.ptx", ptx_dir, c->entry, how);
-    char *ptx = nvcl_read_file(path, &size);
-    if (!ptx) {
-      printf("  no %s\n", path);
-      return NULL;
-    }
-    *program = nvcl_build_ptx(&cl, ptx, size + 1, "");
-    free(ptx);
+    const char *define = !copies ? NULL : !strcmp(how, "1d") ? "VENDOR_1D" : "VENDOR_PLAIN";
+    return vendor_build_source(path, define, options, c->kernel, program);
   }
-  if (!*program)
-    return NULL;
-  cl_int err;
-  cl_kernel k = clCreateKernel(*program, c->kernel, &err);
-  if (err != CL_SUCCESS) {
-    printf("  clCreateKernel %s: error %d\n", c->kernel, err);
-    return NULL;
-  }
-  return k;
+  snprintf(path, sizeof path, "%s/corpus/%s.%s.nvcl.ptx", ptx_dir, c->entry, how);
+  return vendor_build_ptx(path, c->kernel, program);
 }
 
 static bool bench_case(const corpus_case *c) {

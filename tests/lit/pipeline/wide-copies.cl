@@ -40,49 +40,25 @@
 // CHECK-COUNT-2: GroupAsyncCopy2D2D {{.*}}NumBytesPerElement=[[FOUR]]
 // CHECK-NOT: NumBytesPerElement=[[SIXTEEN]]
 #define TS 16
-kernel void tiles(global const float *A, global float *C, uint n, uint pitch) {
-  local float T[TS * TS];
-  float acc = 0.0f;
-  uint lx = get_local_id(0), ly = get_local_id(1);
-  for (uint t = 0; t < n; t++) {
-    gac_pipeline_loop(GAC_ASYNC_STAGE(0));
-    gac_pipeline_stage(0, 0);
-    event_t e = async_work_group_copy_2D2D(T, 0, A, t * TS, sizeof(float), TS, TS, pitch, TS, 0);
-    wait_group_events(1, &e);
-    gac_pipeline_stage(1, 1);
-    acc += T[ly * TS + lx];
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  C[get_global_id(1) * get_global_size(0) + get_global_id(0)] = acc;
-}
 #define HALO 18
-kernel void halo(global const float *A, global float *C, uint n, uint pitch) {
-  local float T[HALO * HALO];
-  float acc = 0.0f;
-  uint lx = get_local_id(0), ly = get_local_id(1);
-  for (uint t = 0; t < n; t++) {
-    gac_pipeline_loop(GAC_ASYNC_STAGE(0));
-    gac_pipeline_stage(0, 0);
-    event_t e = async_work_group_copy_2D2D(T, 0, A, t * TS, sizeof(float), HALO, HALO, pitch, HALO, 0);
-    wait_group_events(1, &e);
-    gac_pipeline_stage(1, 1);
-    acc += T[ly * HALO + lx];
-    barrier(CLK_LOCAL_MEM_FENCE);
+/* A pipelined loop whose copy moves an EDGE x EDGE tile of floats, STEP
+ * floats further each iteration. */
+#define TILE_LOOP(name, EDGE, STEP)                                                                           \
+  kernel void name(global const float *A, global float *C, uint n, uint pitch) {                              \
+    local float T[EDGE * EDGE];                                                                               \
+    float acc = 0.0f;                                                                                         \
+    uint lx = get_local_id(0), ly = get_local_id(1);                                                          \
+    for (uint t = 0; t < n; t++) {                                                                            \
+      gac_pipeline_loop(GAC_ASYNC_STAGE(0));                                                                  \
+      gac_pipeline_stage(0, 0);                                                                               \
+      event_t e = async_work_group_copy_2D2D(T, 0, A, t * (STEP), sizeof(float), EDGE, EDGE, pitch, EDGE, 0); \
+      wait_group_events(1, &e);                                                                               \
+      gac_pipeline_stage(1, 1);                                                                               \
+      acc += T[ly * EDGE + lx];                                                                               \
+      barrier(CLK_LOCAL_MEM_FENCE);                                                                           \
+    }                                                                                                         \
+    C[get_global_id(1) * get_global_size(0) + get_global_id(0)] = acc;                                        \
   }
-  C[get_global_id(1) * get_global_size(0) + get_global_id(0)] = acc;
-}
-kernel void odd_step(global const float *A, global float *C, uint n, uint pitch) {
-  local float T[TS * TS];
-  float acc = 0.0f;
-  uint lx = get_local_id(0), ly = get_local_id(1);
-  for (uint t = 0; t < n; t++) {
-    gac_pipeline_loop(GAC_ASYNC_STAGE(0));
-    gac_pipeline_stage(0, 0);
-    event_t e = async_work_group_copy_2D2D(T, 0, A, t * 3, sizeof(float), TS, TS, pitch, TS, 0);
-    wait_group_events(1, &e);
-    gac_pipeline_stage(1, 1);
-    acc += T[ly * TS + lx];
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  C[get_global_id(1) * get_global_size(0) + get_global_id(0)] = acc;
-}
+TILE_LOOP(tiles, TS, TS)
+TILE_LOOP(halo, HALO, TS)
+TILE_LOOP(odd_step, TS, 3)
