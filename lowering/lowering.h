@@ -6,6 +6,7 @@
 
 bool gac_raise_async_copies(gac_module *m, const char *arg, gac_diag *diag);
 bool gac_lower_async_copies(gac_module *m, const char *arg, gac_diag *diag);
+bool gac_collapse_async_copies(gac_module *m, const char *arg, gac_diag *diag);
 bool gac_lower_async_queues(gac_module *m, const char *arg, gac_diag *diag);
 bool gac_pipeline_loops(gac_module *m, const char *arg, gac_diag *diag);
 /* --pipeline-loops[=no-prune,late-waits,warp-specialize,svg=FILE] with its

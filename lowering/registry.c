@@ -29,6 +29,11 @@ static const gac_pass_info passes[] = {
      "Turn calls to the cl_khr_extended_async_copies builtins (declared by "
      "include/gac/cl/extended_async_copies.h) into GroupAsyncCopy2D2D/3D3D",
      gac_raise_async_copies, false},
+    {"collapse-async-copies",
+     "Rewrite each GroupAsyncCopy2D2D/3D3D whose lines follow one another on both sides (line lengths equal to "
+     "the line: the same id or equal constants) as one line, and a 3D copy's planes too where its plane areas "
+     "equal that line; --lower-async-copies does this first by itself",
+     gac_collapse_async_copies, false},
     {"lower-async-copies",
      "=opencl[,strategy=lines|cooperative|serial|late][,helpers=auto|always|never]: lower GroupAsyncCopy2D2D/3D3D "
      "to core SPIR-V for OpenCL (late: copies land only at their waits, for testing; helpers: copies of a class "

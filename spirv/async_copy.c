@@ -60,6 +60,13 @@ bool gac_async_copy_decode(const gac_module *m, const gac_inst *inst, gac_async_
   return true;
 }
 
+void gac_async_copy_store(gac_module *m, gac_inst *inst, const gac_async_copy *copy) {
+  const gac_async_copy_info *info = gac_async_copy_info_for(copy->op);
+  /* Operand 0 is the type, 1 the result, 2 the set, 3 the number. */
+  for (unsigned i = 0; info && i < info->num_operands; i++)
+    gac_inst_set_id_operand(m, inst, 4 + i, gac_async_copy_get(copy, &info->operands[i]));
+}
+
 gac_inst *gac_async_copy_build(gac_builder *b, const gac_async_copy *copy) {
   gac_module *m = b->module;
   const gac_async_copy_info *info = gac_async_copy_info_for(copy->op);

@@ -87,12 +87,42 @@ cl_kernel vendor_build_ptx(const char *path, const char *name, cl_program *progr
   return kernel_of(*program, name);
 }
 
+/* NVIDIA's compiler on the source at path, its PTX (CL_PROGRAM_BINARIES)
+ * then loaded as gac's is, through clCreateProgramWithBinary: whether a
+ * gap between the two is the code or how the driver loads it. The PTX is
+ * kept as SAVE_DIR/K.nvidia.ptx where VENDOR_SAVE_PTX names a folder. */
+static cl_kernel build_reloaded(const char *path, const char *kernel_file, const char *name, cl_program *program) {
+  cl_program from_source;
+  cl_kernel k = vendor_build_source(path, NULL, "", name, &from_source);
+  if (!k)
+    return NULL;
+  clReleaseKernel(k);
+  size_t size;
+  char *ptx = nvcl_binary(&cl, from_source, &size);
+  clReleaseProgram(from_source);
+  const char *save = getenv("VENDOR_SAVE_PTX");
+  if (save) {
+    char out[512];
+    snprintf(out, sizeof out, "%s/%s.nvidia.ptx", save, kernel_file);
+    FILE *f = fopen(out, "wb");
+    if (!f || fwrite(ptx, 1, size, f) != size || fclose(f))
+      printf("  cannot write %s\n", out);
+  }
+  *program = nvcl_build_ptx(&cl, ptx, strlen(ptx) + 1, "");
+  free(ptx);
+  return kernel_of(*program, name);
+}
+
 /* The kernel `name` of variant `how`: "source" (NVIDIA's compiler on the
- * source as it is), "1d" or "plain" (the same with vendor_copies.h in
- * front) or a PTX file's tag such as "pipelined.sm80"; NULL (with a
- * message) if it does not build. */
+ * source as it is), "reload" (the same, its PTX loaded back), "1d" or
+ * "plain" (the source with vendor_copies.h in front) or a PTX file's tag
+ * such as "pipelined.sm80"; NULL (with a message) if it does not build. */
 static cl_kernel build(const char *kernel_file, const char *name, const char *how, cl_program *program) {
   char path[512];
+  if (!strcmp(how, "reload")) {
+    snprintf(path, sizeof path, "%s/%s.cl", src_dir, kernel_file);
+    return build_reloaded(path, kernel_file, name, program);
+  }
   if (!strcmp(how, "source") || !strcmp(how, "1d") || !strcmp(how, "plain")) {
     snprintf(path, sizeof path, "%s/%s.cl", src_dir, kernel_file);
     const char *define = !strcmp(how, "1d") ? "VENDOR_1D" : !strcmp(how, "plain") ? "VENDOR_PLAIN" : NULL;
@@ -168,6 +198,7 @@ static unsigned num_variants = 6;
  * write those, as per-line 1D copies and as plain loads. */
 static const variant clblast_variants[] = {
     {"xgemm", "source", "nvidia CLBlast as is"},
+    {"xgemm", "reload", "nvidia CLBlast, its PTX"},
     {"xgemm", "gac.sm80", "gac sm80 as is"},
     {"xgemm", "gac.sm90", "gac sm90 as is"},
     {"xgemm_2d", "1d", "nvidia 2D as 1D copies"},

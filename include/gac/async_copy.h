@@ -54,6 +54,8 @@ static inline uint32_t gac_async_copy_get(const gac_async_copy *c, const gac_asy
 bool gac_is_async_copy_inst(const gac_module *m, const gac_inst *inst);
 /* Decodes inst; false if it is not a well-formed copy of a known number and operand count. */
 bool gac_async_copy_decode(const gac_module *m, const gac_inst *inst, gac_async_copy *out);
+/* Writes copy's operands into inst, a copy of the same instruction number. */
+void gac_async_copy_store(gac_module *m, gac_inst *inst, const gac_async_copy *copy);
 /* Builds the instruction (importing the set and its extension when needed). */
 gac_inst *gac_async_copy_build(gac_builder *b, const gac_async_copy *copy);
 

@@ -141,8 +141,13 @@ static void emit_unit(gac_lowering *L, gac_builder *b, lower_copy_plan *p, unsig
                       uint32_t divisor) {
   const lower_target *T = L->target;
   uint32_t w = gac_constant_int(L->m, L->size_type, width);
-  uint32_t line = lower_op2(b, SpvOpUDiv, L->size_type, index, divisor);
-  uint32_t unit = lower_op2(b, SpvOpUMod, L->size_type, index, divisor);
+  uint32_t line = L->zero, unit = index;
+  uint64_t lines, planes;
+  if (!gac_constant_value(L->m, p->k.num_lines, &lines) || lines != 1 || /* one line: no division */
+      !gac_constant_value(L->m, p->k.num_planes, &planes) || planes != 1) {
+    line = lower_op2(b, SpvOpUDiv, L->size_type, index, divisor);
+    unit = lower_op2(b, SpvOpUMod, L->size_type, index, divisor);
+  }
   uint32_t so, dof;
   lower_line_offsets(L, b, p, line, lower_mul(L, b, unit, w), &so, &dof);
   uint32_t src = lower_byte_address(b, p->src, p->src_ptr_type, so);
@@ -517,6 +522,7 @@ bool lower_async_copies_for(gac_module *m, const lower_target *t, void *state, g
   /* Fences that order nothing go (copy_fences.h); where some are left,
    * the target's own ways must own every copy a fence orders. */
   bool fences = lower_drop_idle_fences(m);
+  lower_collapse_contiguous_copies(m);
   if (t->lower_module)
     return t->lower_module(m, state, diag);
   /* Queues first: where waits stay OpGroupWaitEvents, queues become rings

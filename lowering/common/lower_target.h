@@ -148,6 +148,9 @@ struct lower_target {
 
 /* --lower-async-copies for target t, its state in state. */
 bool lower_async_copies_for(gac_module *m, const lower_target *t, void *state, gac_diag *diag);
+/* Rewrites each copy whose lines (and planes) follow one another on both
+ * sides as one line (collapse_copies.c); true if any was. */
+bool lower_collapse_contiguous_copies(gac_module *m);
 
 /* The pieces of the copy lowering a target builds with
  * (lower_async_copies.c). */

@@ -232,9 +232,7 @@ static void widen_copy(pipeliner *P, gac_inst *copy) {
     *v = gac_constant_value(m, *v, &known) ? gac_constant_int(m, type, known / (16 / bpe))
                                            : lower_op2(&b, SpvOpUDiv, type, *v, gac_constant_int(m, type, 16 / bpe));
   }
-  const gac_async_copy_info *info = gac_async_copy_info_for(k.op);
-  for (unsigned i = 0; i < info->num_operands; i++)
-    gac_inst_set_id_operand(m, copy, 4 + i, gac_async_copy_get(&k, &info->operands[i]));
+  gac_async_copy_store(m, copy, &k);
 }
 
 /* Emits statement s for the iteration `j` at the end of *cur; *cur becomes
