@@ -41,6 +41,7 @@ static void usage(FILE *out) {
         "                   for NVIDIA's OpenCL driver (clCreateProgramWithBinary).\n"
         "  --ptx-occupancy  With --emit=ptx: .maxnreg on a fixed-size kernel where ptxas\n"
         "                   says it fits one more block per multiprocessor unspilled.\n"
+        "  --ptx-cp-async-l1  With --emit=ptx: 16-byte cp.async units through L1 (.ca).\n"
         "                   -cl-fast-relaxed-math also selects fast math for ptx/amdgcn.\n"
         "  -m32             A 32-bit device (spir); default 64-bit (spir64).\n"
         "  -cl-std=CLx.y    OpenCL C version (default CL1.2).\n"
@@ -80,6 +81,7 @@ int main(int argc, char **argv) {
   bool warp_specialize = false; /* --sm=90,warp-specialize */
   gac_ptx_abi abi = GAC_PTX_ABI_CUDA; /* --ptx-abi= */
   bool occupancy = false;             /* --ptx-occupancy */
+  bool cp_async_l1 = false;           /* --ptx-cp-async-l1 */
   char *user[MAX_ARGS];
   unsigned n_user = 0;
   for (int i = 1; i < argc; i++) {
@@ -109,6 +111,8 @@ int main(int argc, char **argv) {
       sm = (unsigned)atoi(a + 5);
     } else if (strcmp(a, "--ptx-occupancy") == 0) {
       occupancy = true;
+    } else if (strcmp(a, "--ptx-cp-async-l1") == 0) {
+      cp_async_l1 = true;
     } else if (strncmp(a, "--ptx-abi=", 10) == 0) {
       if (strcmp(a + 10, "cuda") != 0 && strcmp(a + 10, "opencl") != 0)
         return usage_error("expected --ptx-abi=cuda or opencl: ", a);
@@ -216,7 +220,8 @@ int main(int argc, char **argv) {
                                .fast_relaxed_math = fast_math,
                                .warp_specialize = warp_specialize,
                                .abi = abi,
-                               .tune_occupancy = occupancy};
+                               .tune_occupancy = occupancy,
+                               .cp_async_l1 = cp_async_l1};
       ok = gac_emit_ptx(m, &popts, &code, &code_size, &diag);
     } else {
       size_t len = strlen(output);

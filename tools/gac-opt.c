@@ -57,6 +57,10 @@ static void usage(FILE *out) {
         "  --ptx-occupancy     With --emit=ptx: .maxnreg on a fixed-size kernel where\n"
         "                      ptxas says it fits one more block per multiprocessor\n"
         "                      without spilling (docs/PTX.md).\n"
+        "  --ptx-cp-async-l1   With --emit=ptx: 16-byte cp.async units fill L1 (.ca)\n"
+        "                      instead of bypassing it (.cg); faster on some kernels\n"
+        "                      under NVIDIA's OpenCL driver, slower on others\n"
+        "                      (docs/VENDOR.md).\n"
         "  --emit=amdgcn       After the passes, write AMDGPU code for every kernel to -o:\n"
         "                      an HSA code object if -o ends in .hsaco (ld.lld-19), else\n"
         "                      assembly (LLVM 19's AMDGPU backend, docs/AMDGCN.md).\n"
@@ -121,6 +125,7 @@ int main(int argc, char **argv) {
   bool warp_specialize = false; /* --sm=90,warp-specialize */
   gac_ptx_abi abi = GAC_PTX_ABI_CUDA; /* --ptx-abi= */
   bool occupancy = false;             /* --ptx-occupancy */
+  bool cp_async_l1 = false;           /* --ptx-cp-async-l1 */
   bool fast_math = false;
   int target_env = -1;
   pass_request passes[MAX_PASSES];
@@ -155,6 +160,8 @@ int main(int argc, char **argv) {
       return usage_error("unknown output kind '%s' (ptx or amdgcn)", a + 7);
     } else if (strcmp(a, "--ptx-occupancy") == 0) {
       occupancy = true;
+    } else if (strcmp(a, "--ptx-cp-async-l1") == 0) {
+      cp_async_l1 = true;
     } else if (strncmp(a, "--ptx-abi=", 10) == 0) {
       if (strcmp(a + 10, "cuda") != 0 && strcmp(a + 10, "opencl") != 0)
         return usage_error("--ptx-abi=%s: expected cuda or opencl", a + 10);
@@ -280,7 +287,7 @@ int main(int argc, char **argv) {
     char *ptx;
     size_t ptx_size;
     gac_ptx_options popts = {.sm = sm, .fast_relaxed_math = fast_math, .warp_specialize = warp_specialize, .abi = abi,
-                             .tune_occupancy = occupancy};
+                             .tune_occupancy = occupancy, .cp_async_l1 = cp_async_l1};
     ok = gac_emit_ptx(m, &popts, &ptx, &ptx_size, &diag);
     if (!report(&diag, source) || !ok || !write_file_atomic(output, ptx, ptx_size))
       status = EXIT_INVALID;

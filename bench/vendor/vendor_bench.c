@@ -189,8 +189,10 @@ static variant variants[MAX_ROWS] = {
     {NULL, "pipelined.sm80", "gac sm80 pipelined"},
     {NULL, "unpipelined.sm90", "gac sm90 unpipelined"},
     {NULL, "pipelined.sm90", "gac sm90 pipelined"},
+    {NULL, "unpipelined.l1.sm80", "gac sm80 unpipelined .ca"}, /* --ptx-cp-async-l1 */
+    {NULL, "pipelined.l1.sm80", "gac sm80 pipelined .ca"},
 };
-static unsigned num_variants = 6;
+static unsigned num_variants = 8;
 
 /* CLBlast's Xgemm (bench/vendor/clblast): as it is, through NVIDIA's
  * compiler and through gac; and with its tile loads as 2D copies

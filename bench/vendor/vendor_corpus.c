@@ -88,6 +88,7 @@ static const corpus_way ways[] = {
     {"plain.sm80", "gac plain"},
     {"async.sm80", "gac tile, copies sm80"},
     {"async.sm90", "gac tile, copies sm90"},
+    {"async.l1.sm80", "gac tile, copies sm80 .ca"}, /* --ptx-cp-async-l1 */
 };
 enum { NUM_WAYS = sizeof ways / sizeof ways[0] };
 

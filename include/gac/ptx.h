@@ -11,6 +11,7 @@
 /* The functions that --lower-async-copies=ptx imports and the emitter
  * defines with NVVM intrinsics (dst: a local uchar pointer, src: global). */
 #define GAC_PTX_CP_ASYNC_PREFIX "__gac_cp_async_" /* + 4, 8 or 16: (dst, src) */
+#define GAC_PTX_CP_ASYNC_16_L1 GAC_PTX_CP_ASYNC_PREFIX "16_l1" /* (dst, src): 16 bytes through L1 (.ca) */
 #define GAC_PTX_COMMIT "__gac_cp_async_commit"     /* () */
 #define GAC_PTX_WAIT "__gac_cp_async_wait"         /* (uint M), M a constant */
 #define GAC_PTX_WAIT_ALL "__gac_cp_async_wait_all" /* () */
@@ -59,6 +60,8 @@ typedef struct gac_ptx_options {
   gac_ptx_abi abi;        /* CUDA (the default) or NVIDIA's OpenCL */
   bool tune_occupancy;    /* --ptx-occupancy: .maxnreg where ptxas says it gains a block per
                              multiprocessor without spilling (gac_ptx_tune_occupancy) */
+  bool cp_async_l1;       /* --ptx-cp-async-l1: 16-byte cp.async units fill L1 (.ca) rather than
+                             bypass it (.cg, the default); docs/VENDOR.md has where each wins */
 } gac_ptx_options;
 
 /* Validates m, lowers its copies and queues for PTX (m is changed), bridges

@@ -19,6 +19,8 @@ bool lower_ptx_move_unit(gac_lowering *L, gac_builder *b, const lower_copy_plan 
     return false;
   char name[32];
   snprintf(name, sizeof name, GAC_PTX_CP_ASYNC_PREFIX "%u", width);
+  if (width == 16 && ptx_state(L)->cp_async_l1)
+    snprintf(name, sizeof name, "%s", GAC_PTX_CP_ASYNC_16_L1);
   uint32_t types[2] = {gac_type_pointer(L->m, SpvStorageClassWorkgroup, L->uchar_type),
                        gac_type_pointer(L->m, SpvStorageClassCrossWorkgroup, L->uchar_type)};
   uint32_t args[2] = {dst, src};

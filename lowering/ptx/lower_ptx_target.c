@@ -49,7 +49,8 @@ static const lower_target ptx_target = {
 };
 
 bool lower_ptx_copies(gac_module *m, const void *options, gac_diag *diag) {
-  ptx_lowering P = {.sm90 = ((const gac_ptx_options *)options)->sm == 90};
+  const gac_ptx_options *o = options;
+  ptx_lowering P = {.sm90 = o->sm == 90, .cp_async_l1 = o->cp_async_l1};
   return lower_async_copies_for(m, &ptx_target, &P, diag);
 }
 

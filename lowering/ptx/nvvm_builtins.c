@@ -134,7 +134,7 @@ static void inline_asm(ctx *x, const char *text, const char *clobbers, LLVMValue
 typedef enum kind {
   LOCAL_ID, GROUP_ID, LOCAL_SIZE, NUM_GROUPS, GLOBAL_ID, GLOBAL_SIZE, GLOBAL_OFFSET,
   LOCAL_LINEAR_ID, GLOBAL_LINEAR_ID, WORK_DIM, MEM_FENCE,
-  BARRIER, MAD, FMA, CP_ASYNC_4, CP_ASYNC_8, CP_ASYNC_16, COMMIT, WAIT_ALL,
+  BARRIER, MAD, FMA, CP_ASYNC_4, CP_ASYNC_8, CP_ASYNC_16, CP_ASYNC_16_L1, COMMIT, WAIT_ALL,
   MBAR_INIT, MBAR_INIT_FENCE, MBAR_EXPECT_TX, MBAR_ARRIVE, MBAR_WAIT,
   BULK_LOAD, BULK_STORE, BULK_COMMIT, BULK_WAIT, FENCE_PROXY_ASYNC, OPAQUE,
   MBAR_INIT_COUNT, CP_ASYNC_MBAR_ARRIVE, NAMED_BARRIER,
@@ -157,7 +157,8 @@ static const builtin builtins[] = {
     {"_Z7barrierj", BARRIER},            {"_Z18work_group_barrierj", BARRIER},
     {"_Z3madfff", MAD},                  {"_Z3fmafff", FMA},
     {GAC_PTX_CP_ASYNC_PREFIX "4", CP_ASYNC_4}, {GAC_PTX_CP_ASYNC_PREFIX "8", CP_ASYNC_8},
-    {GAC_PTX_CP_ASYNC_PREFIX "16", CP_ASYNC_16}, {GAC_PTX_COMMIT, COMMIT},
+    {GAC_PTX_CP_ASYNC_PREFIX "16", CP_ASYNC_16},
+    {GAC_PTX_CP_ASYNC_16_L1, CP_ASYNC_16_L1}, {GAC_PTX_COMMIT, COMMIT},
     {GAC_PTX_WAIT_ALL, WAIT_ALL},
     {GAC_PTX_MBAR_INIT, MBAR_INIT}, {GAC_PTX_MBAR_INIT_FENCE, MBAR_INIT_FENCE},
     {GAC_PTX_MBAR_EXPECT_TX, MBAR_EXPECT_TX}, {GAC_PTX_MBAR_ARRIVE, MBAR_ARRIVE},
@@ -170,7 +171,9 @@ static const builtin builtins[] = {
 };
 
 /* The builtins written as PTX: cp.async (16-byte units bypass L1 with .cg:
- * the data is used once, from shared memory), mbarrier.init; sm_90 (PTX
+ * the data is used once, from shared memory; or, asked for, through L1
+ * with .ca, which NVIDIA's OpenCL driver runs faster on some kernels:
+ * docs/VENDOR.md), mbarrier.init; sm_90 (PTX
  * ISA 8.0): mbarriers with transaction counts, bulk copies, the proxy
  * fence. The wait spins on try_wait.parity; its label is local to the
  * braces, so the body may be inlined many times. */
@@ -178,6 +181,7 @@ static const char *const asm_text[] = {
     [CP_ASYNC_4] = "cp.async.ca.shared.global [$0], [$1], 4;",
     [CP_ASYNC_8] = "cp.async.ca.shared.global [$0], [$1], 8;",
     [CP_ASYNC_16] = "cp.async.cg.shared.global [$0], [$1], 16;",
+    [CP_ASYNC_16_L1] = "cp.async.ca.shared.global [$0], [$1], 16;",
     [MBAR_INIT] = "mbarrier.init.shared.b64 [$0], 1;",
     [MBAR_INIT_FENCE] = "fence.mbarrier_init.release.cluster;",
     [MBAR_EXPECT_TX] = "mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [$0], $1;",

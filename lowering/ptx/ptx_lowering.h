@@ -10,6 +10,7 @@ typedef struct gac_ptx_ring gac_ptx_ring;
 /* The target's state (gac_lowering's target_state). */
 typedef struct ptx_lowering {
   bool sm90;                /* bulk copies on mbarrier rings, proxy fences */
+  bool cp_async_l1;         /* 16-byte cp.async units through L1 (gac_ptx_options) */
   gac_ptx_ring *rings;      /* sm_90: the rings of the functions that have them */
   struct gac_ptx_ws *ws;    /* sm_90: the warp-specialised functions */
   gac_ptx_ring *ring;       /* the ring of the function whose waits are being written */
