@@ -174,6 +174,18 @@ void print_table(const char *title, const char *unit, row *rows, unsigned n, con
   for (unsigned i = 0; i < n; i++)
     printf("RESULT %s %s %.3f %s %.5f %s build %.1f ms\n", title, rows[i].label, rows[i].ran ? rows[i].value : 0.0,
            unit, rows[i].ms, rows[i].ran && rows[i].ok ? "ok" : "FAIL", rows[i].build_ms);
+  /* The issue's measure: gac's best correct row against the best of
+   * NVIDIA's compiler (rows labelled "gac ..." and "nvidia ..."; cuBLAS is
+   * neither), from this run. */
+  int best[2] = {-1, -1};
+  for (unsigned i = 0; i < n; i++) {
+    int side = !strncmp(rows[i].label, "gac ", 4) ? 0 : !strncmp(rows[i].label, "nvidia ", 7) ? 1 : -1;
+    if (side >= 0 && rows[i].ran && rows[i].ok && (best[side] < 0 || rows[i].value > rows[best[side]].value))
+      best[side] = (int)i;
+  }
+  if (best[0] >= 0 && best[1] >= 0)
+    printf("BEST %s: gac %.3f (%s) / nvidia %.3f (%s) = %.3fx\n", title, rows[best[0]].value, rows[best[0]].label,
+           rows[best[1]].value, rows[best[1]].label, rows[best[0]].value / rows[best[1]].value);
 }
 
 /* A way to build a kernel: from file (NULL: the benchmark's own), as `how`

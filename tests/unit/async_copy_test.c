@@ -114,10 +114,33 @@ static void test_build_from_view(void) {
   free(w);
 }
 
+/* Storing a changed view writes its operands into the instruction (and
+ * its uses); the instruction keeps its result, and decodes to the view. */
+static void test_store_view(void) {
+  size_t n;
+  uint32_t *w = assemble_or_die(copies_module, &n);
+  gac_module *m = read_or_die(w, n);
+  gac_inst *i = gac_async_copy_next(m, NULL);
+  gac_async_copy k, back;
+  CHECK(i && gac_async_copy_decode(m, i, &k));
+  uint32_t result = i->result_id, lines = k.num_lines, per_line = k.num_elements_per_line;
+  size_t uses_before = gac_use_count(m, lines);
+  k.num_lines = per_line; /* any id of the size type */
+  k.source_line_length = lines;
+  gac_async_copy_store(m, i, &k);
+  CHECK(i->result_id == result && gac_async_copy_decode(m, i, &back));
+  CHECK(back.num_lines == per_line && back.source_line_length == lines);
+  CHECK(memcmp(&back, &k, sizeof k) == 0);
+  CHECK(gac_use_count(m, lines) == uses_before); /* one use moved from Num Lines to the line length */
+  gac_module_destroy(m);
+  free(w);
+}
+
 int main(void) {
   RUN_TEST(test_tables_match_spec);
   RUN_TEST(test_grammar_file_is_there);
   RUN_TEST(test_decode_names_every_operand);
   RUN_TEST(test_build_from_view);
+  RUN_TEST(test_store_view);
   return check_summary();
 }
