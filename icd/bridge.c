@@ -136,18 +136,26 @@ static const char default_strategy[] = "auto";
 
 /* The lowering argument the SPIR target's copies get, and the cache's
  * name of what is built (which keeps the targets apart). */
+static bool env_on(const char *name) {
+  const char *v = getenv(name);
+  return v && strcmp(v, "1") == 0;
+}
+
 /* GAC_LAYER_PTX_OCCUPANCY=1: PTX with --ptx-occupancy's register caps
  * (docs/PTX.md; it needs CUDA's ptxas on the machine). Off by default: it
  * has been measured on gac-opt's PTX, not yet through the layer. */
-static bool ptx_occupancy(void) {
-  const char *v = getenv("GAC_LAYER_PTX_OCCUPANCY");
-  return v && strcmp(v, "1") == 0;
-}
+static bool ptx_occupancy(void) { return env_on("GAC_LAYER_PTX_OCCUPANCY"); }
+
+/* GAC_LAYER_PTX_L1=1: 16-byte cp.async units through L1, as
+ * --ptx-cp-async-l1 (docs/VENDOR.md: faster on some kernels under NVIDIA's
+ * OpenCL driver, slower on others; off by default as there). */
+static bool ptx_l1(void) { return env_on("GAC_LAYER_PTX_L1"); }
 
 static void target_key(const gac_layer_target *t, char *lower_arg, size_t n) {
   const char *strategy = getenv("GAC_LAYER_STRATEGY") ? getenv("GAC_LAYER_STRATEGY") : default_strategy;
   if (t->kind == GAC_LAYER_PTX)
-    snprintf(lower_arg, n, "ptx,sm=%u,abi=opencl%s", t->sm, ptx_occupancy() ? ",occupancy" : "");
+    snprintf(lower_arg, n, "ptx,sm=%u,abi=opencl%s%s", t->sm, ptx_occupancy() ? ",occupancy" : "",
+             ptx_l1() ? ",l1" : "");
   else if (strcmp(strategy, "auto") == 0) /* auto lowers for the wrapped device's profile */
     snprintf(lower_arg, n, "opencl,strategy=auto,device=%s", t->profile);
   else
@@ -170,7 +178,8 @@ static bool emit_nvidia_ptx(gac_module *m, const gac_layer_target *t, unsigned c
   }
   gac_diag d;
   gac_diag_init(&d);
-  gac_ptx_options o = {.sm = t->sm, .abi = GAC_PTX_ABI_OPENCL, .tune_occupancy = ptx_occupancy()};
+  gac_ptx_options o = {
+      .sm = t->sm, .abi = GAC_PTX_ABI_OPENCL, .tune_occupancy = ptx_occupancy(), .cp_async_l1 = ptx_l1()};
   char *ptx = NULL;
   size_t size = 0;
   bool ok = gac_emit_ptx(m, &o, &ptx, &size, &d);
