@@ -52,16 +52,21 @@ static bool product(gac_module *m, gac_inst *at, uint32_t type, uint32_t a, uint
 }
 
 /* Whether the sizes and strides of k are values of one integer type, the
- * type a product of them is built in (*type). */
+ * type a product of them is built in (*type). The validator asks as much
+ * (GroupAsyncCopies.SizeOperandType); this keeps a module it was not run
+ * on from getting a mistyped OpIMul. */
 static bool one_type(const gac_module *m, const gac_async_copy *k, uint32_t *type) {
-  uint32_t ids[] = {k->num_elements_per_line, k->num_lines, k->source_line_length, k->destination_line_length,
-                    k->op == GAC_GROUP_ASYNC_COPY_3D3D ? k->source_plane_area : k->num_lines,
-                    k->op == GAC_GROUP_ASYNC_COPY_3D3D ? k->destination_plane_area : k->num_lines,
-                    k->op == GAC_GROUP_ASYNC_COPY_3D3D ? k->num_planes : k->num_lines};
+  uint32_t ids[7] = {k->num_elements_per_line, k->num_lines, k->source_line_length, k->destination_line_length};
+  unsigned n = 4;
+  if (k->op == GAC_GROUP_ASYNC_COPY_3D3D) {
+    ids[n++] = k->num_planes;
+    ids[n++] = k->source_plane_area;
+    ids[n++] = k->destination_plane_area;
+  }
   const gac_inst *first = gac_def(m, ids[0]);
   if (!first || !first->type_id)
     return false;
-  for (unsigned i = 1; i < sizeof ids / sizeof ids[0]; i++) {
+  for (unsigned i = 1; i < n; i++) {
     const gac_inst *d = gac_def(m, ids[i]);
     if (!d || d->type_id != first->type_id)
       return false;
