@@ -134,8 +134,6 @@ static char *diag_text(const gac_diag *d, const char *intro) {
  * row of bench/pocl, and faster on most (docs/LOWERING.md). */
 static const char default_strategy[] = "auto";
 
-/* The lowering argument the SPIR target's copies get, and the cache's
- * name of what is built (which keeps the targets apart). */
 static bool env_on(const char *name) {
   const char *v = getenv(name);
   return v && strcmp(v, "1") == 0;
@@ -151,6 +149,8 @@ static bool ptx_occupancy(void) { return env_on("GAC_LAYER_PTX_OCCUPANCY"); }
  * OpenCL driver, slower on others; off by default as there). */
 static bool ptx_l1(void) { return env_on("GAC_LAYER_PTX_L1"); }
 
+/* The lowering argument the SPIR target's copies get, and the cache's
+ * name of what is built (which keeps the targets apart). */
 static void target_key(const gac_layer_target *t, char *lower_arg, size_t n) {
   const char *strategy = getenv("GAC_LAYER_STRATEGY") ? getenv("GAC_LAYER_STRATEGY") : default_strategy;
   if (t->kind == GAC_LAYER_PTX)

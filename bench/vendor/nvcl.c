@@ -104,6 +104,14 @@ double nvcl_event_ms(cl_event event) {
   return (double)(end - start) * 1e-6;
 }
 
+bool nvcl_write_file(const char *path, const void *data, size_t size) {
+  FILE *f = fopen(path, "wb");
+  if (!f)
+    return false;
+  bool ok = fwrite(data, 1, size, f) == size;
+  return fclose(f) == 0 && ok;
+}
+
 char *nvcl_read_file(const char *path, size_t *size) {
   FILE *f = fopen(path, "rb");
   if (!f)

@@ -9,6 +9,7 @@
 #define CL_TARGET_OPENCL_VERSION 300
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS /* clCreateCommandQueue: NVIDIA's driver has both */
 #include <CL/cl.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 typedef struct nvcl {
@@ -36,6 +37,8 @@ char *nvcl_build_log(nvcl *cl, cl_program program);
 /* The bytes of the file at path, NUL-terminated (*size without the NUL);
  * NULL if it cannot be read. malloc'd. */
 char *nvcl_read_file(const char *path, size_t *size);
+/* size bytes of data as the file at path; false (errno set) if not all written. */
+bool nvcl_write_file(const char *path, const void *data, size_t size);
 
 /* Milliseconds between a profiled event's start and end. */
 double nvcl_event_ms(cl_event event);

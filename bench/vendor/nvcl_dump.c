@@ -83,8 +83,7 @@ int main(int argc, char **argv) {
   if (*log)
     fprintf(stderr, "%s: build log:\n%s\n", argv[1], log);
   char *binary = nvcl_binary(&cl, p, &size);
-  FILE *f = fopen(argv[2], "wb");
-  if (!f || fwrite(binary, 1, size, f) != size || fclose(f)) {
+  if (!nvcl_write_file(argv[2], binary, size)) {
     perror(argv[2]);
     return 1;
   }

@@ -90,7 +90,8 @@ cl_kernel vendor_build_ptx(const char *path, const char *name, cl_program *progr
 /* NVIDIA's compiler on the source at path, its PTX (CL_PROGRAM_BINARIES)
  * then loaded as gac's is, through clCreateProgramWithBinary: whether a
  * gap between the two is the code or how the driver loads it. The PTX is
- * kept as SAVE_DIR/K.nvidia.ptx where VENDOR_SAVE_PTX names a folder. */
+ * kept as SAVE_DIR/K.nvidia.ptx (the text, without the NUL the binary
+ * ends in, so that ptxas reads it) where VENDOR_SAVE_PTX names a folder. */
 static cl_kernel build_reloaded(const char *path, const char *kernel_file, const char *name, cl_program *program) {
   cl_program from_source;
   cl_kernel k = vendor_build_source(path, NULL, "", name, &from_source);
@@ -104,8 +105,7 @@ static cl_kernel build_reloaded(const char *path, const char *kernel_file, const
   if (save) {
     char out[512];
     snprintf(out, sizeof out, "%s/%s.nvidia.ptx", save, kernel_file);
-    FILE *f = fopen(out, "wb");
-    if (!f || fwrite(ptx, 1, size, f) != size || fclose(f))
+    if (!nvcl_write_file(out, ptx, strlen(ptx)))
       printf("  cannot write %s\n", out);
   }
   *program = nvcl_build_ptx(&cl, ptx, strlen(ptx) + 1, "");
@@ -119,12 +119,10 @@ static cl_kernel build_reloaded(const char *path, const char *kernel_file, const
  * such as "pipelined.sm80"; NULL (with a message) if it does not build. */
 static cl_kernel build(const char *kernel_file, const char *name, const char *how, cl_program *program) {
   char path[512];
-  if (!strcmp(how, "reload")) {
+  if (!strcmp(how, "reload") || !strcmp(how, "source") || !strcmp(how, "1d") || !strcmp(how, "plain")) {
     snprintf(path, sizeof path, "%s/%s.cl", src_dir, kernel_file);
-    return build_reloaded(path, kernel_file, name, program);
-  }
-  if (!strcmp(how, "source") || !strcmp(how, "1d") || !strcmp(how, "plain")) {
-    snprintf(path, sizeof path, "%s/%s.cl", src_dir, kernel_file);
+    if (!strcmp(how, "reload"))
+      return build_reloaded(path, kernel_file, name, program);
     const char *define = !strcmp(how, "1d") ? "VENDOR_1D" : !strcmp(how, "plain") ? "VENDOR_PLAIN" : NULL;
     return vendor_build_source(path, define, "", name, program);
   }
