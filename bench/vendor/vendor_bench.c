@@ -130,18 +130,26 @@ static cl_kernel build(const char *kernel_file, const char *name, const char *ho
   return vendor_build_ptx(path, name, program);
 }
 
-double time_kernel(cl_kernel k, unsigned dims, const size_t *global, const size_t *local) {
-  double ms[REPS];
-  for (int r = -WARMUP; r < REPS; r++) {
-    cl_event ev;
-    nvcl_check(clEnqueueNDRangeKernel(cl.queue, k, dims, NULL, global, local, 0, NULL, &ev), "enqueue");
-    nvcl_check(clWaitForEvents(1, &ev), "wait");
-    if (r >= 0)
-      ms[r] = nvcl_event_ms(ev);
-    clReleaseEvent(ev);
+void time_kernels(cl_kernel *k, unsigned n, unsigned dims, const size_t *global, const size_t *local, double *ms) {
+  static double times[MAX_ROWS][REPS];
+  for (int r = -WARMUP; r < REPS; r++)
+    for (unsigned i = 0; i < n && i < MAX_ROWS; i++) {
+      if (!k[i])
+        continue;
+      cl_event ev;
+      nvcl_check(clEnqueueNDRangeKernel(cl.queue, k[i], dims, NULL, global, local, 0, NULL, &ev), "enqueue");
+      nvcl_check(clWaitForEvents(1, &ev), "wait");
+      if (r >= 0)
+        times[i][r] = nvcl_event_ms(ev);
+      clReleaseEvent(ev);
+    }
+  for (unsigned i = 0; i < n && i < MAX_ROWS; i++) {
+    ms[i] = 0;
+    if (k[i]) {
+      qsort(times[i], REPS, sizeof times[i][0], cmp_double);
+      ms[i] = times[i][REPS / 2];
+    }
   }
-  qsort(ms, REPS, sizeof ms[0], cmp_double);
-  return ms[REPS / 2];
 }
 
 void print_table(const char *title, const char *unit, row *rows, unsigned n, const char *const *refs,
@@ -186,12 +194,6 @@ void print_table(const char *title, const char *unit, row *rows, unsigned n, con
            rows[best[1]].value, rows[best[1]].label, rows[best[0]].value / rows[best[1]].value);
 }
 
-/* A way to build a kernel: from file (NULL: the benchmark's own), as `how`
- * says (build()), and its row's label. */
-typedef struct variant {
-  const char *file, *how, *label;
-} variant;
-
 static variant variants[MAX_ROWS] = {
     {NULL, "1d", "nvidia 1D copies"},
     {NULL, "plain", "nvidia plain loads"},
@@ -208,7 +210,7 @@ static unsigned num_variants = 8;
  * compiler and through gac; and with its tile loads as 2D copies
  * (make_xgemm_2d.sh), through gac and, as a user of NVIDIA's compiler must
  * write those, as per-line 1D copies and as plain loads. */
-static const variant clblast_variants[] = {
+static variant clblast_variants[MAX_ROWS] = {
     {"xgemm", "source", "nvidia CLBlast as is"},
     {"xgemm", "reload", "nvidia CLBlast, its PTX"},
     {"xgemm", "gac.sm80", "gac sm80 as is"},
@@ -217,34 +219,62 @@ static const variant clblast_variants[] = {
     {"xgemm_2d", "plain", "nvidia 2D as plain loads"},
     {"xgemm_2d", "unpipelined.sm80", "gac sm80 2D copies"},
     {"xgemm_2d", "unpipelined.sm90", "gac sm90 2D copies"},
-    {"xgemm_2d", "source", "gac 2D via the layer"}, /* VENDOR_LAYER only: the last */
 };
+static unsigned num_clblast_variants = 8;
+
+/* Appends a row to both lists (while they have room). */
+static void add_variant(const char *clblast_file, const char *how, const char *label) {
+  if (num_variants < MAX_ROWS - 1)
+    variants[num_variants++] = (variant){NULL, how, label};
+  if (num_clblast_variants < MAX_ROWS - 1)
+    clblast_variants[num_clblast_variants++] = (variant){clblast_file, how, label};
+}
 
 /* VENDOR_LAYER=1 (the host program runs with gac's layer in front of
  * NVIDIA's driver, icd/device/run.sh): each kernel's own source, with its
  * 2D copies, through clCreateProgramWithSource, which the layer compiles
  * with gac's PTX path for the device. The "nvidia" rows' sources name the
  * builtins only to define them away (vendor_copies.h): the layer hands
- * those to NVIDIA's compiler, as without it. */
+ * those to NVIDIA's compiler, as without it. For Xgemm that is the source
+ * with 2D copies. */
 static void add_layer_variants(void) {
-  if (!getenv("VENDOR_LAYER") || num_variants >= MAX_ROWS - 1)
-    return;
-  variants[num_variants++] = (variant){NULL, "source", "gac via the layer"};
+  if (getenv("VENDOR_LAYER"))
+    add_variant("xgemm_2d", "source", "gac via the layer");
 }
 
-/* VENDOR_EXTRA="tag ...": more gac PTX variants (PTX_DIR/K.tag.nvcl.ptx), for
- * experiments such as register limits; kernels without the file show "-". */
+/* VENDOR_EXTRA="tag ...": more gac PTX variants (PTX_DIR/K.tag.nvcl.ptx; for
+ * Xgemm, xgemm.tag.nvcl.ptx; for the corpus, corpus/ENTRY.tag.nvcl.ptx), for
+ * experiments such as register limits or LLVM options; kernels without the
+ * file show "-". */
+variant extra[MAX_ROWS];
+unsigned num_extra;
+
 static void add_extra_variants(void) {
   static char buf[512];
-  const char *extra = getenv("VENDOR_EXTRA");
-  snprintf(buf, sizeof buf, "%s", extra ? extra : "");
-  for (char *save = NULL, *tok = strtok_r(buf, " ", &save); tok && num_variants < MAX_ROWS - 1;
+  static char labels[MAX_ROWS][48];
+  const char *env = getenv("VENDOR_EXTRA");
+  snprintf(buf, sizeof buf, "%s", env ? env : "");
+  for (char *save = NULL, *tok = strtok_r(buf, " ", &save); tok && num_extra < MAX_ROWS;
        tok = strtok_r(NULL, " ", &save)) {
-    static char labels[MAX_ROWS][48];
-    snprintf(labels[num_variants], sizeof labels[0], "gac %s", tok);
-    variants[num_variants] = (variant){NULL, tok, labels[num_variants]};
-    num_variants++;
+    snprintf(labels[num_extra], sizeof labels[0], "gac %s", tok);
+    extra[num_extra] = (variant){NULL, tok, labels[num_extra]};
+    add_variant("xgemm", tok, labels[num_extra++]);
   }
+}
+
+/* VENDOR_ONLY="sgemm xgemm ...": those tables alone (sgemm, sgemm_fast,
+ * xgemm, stencil, corpus); VENDOR_CORPUS=ENTRY is the corpus' ENTRY alone. */
+static bool wanted(const char *table) {
+  const char *only = getenv("VENDOR_ONLY");
+  if (getenv("VENDOR_CORPUS"))
+    return !strcmp(table, "corpus");
+  if (!only)
+    return true;
+  size_t len = strlen(table);
+  for (const char *p = strstr(only, table); p; p = strstr(p + 1, table))
+    if ((p == only || p[-1] == ' ') && (p[len] == ' ' || !p[len]))
+      return true;
+  return false;
 }
 
 unsigned long long vendor_hash(size_t i, unsigned seed) { /* splitmix64 */
@@ -332,31 +362,42 @@ static bool bench_sgemm(const gemm_case *g, unsigned n) {
     global[0] = n / g->tile * g->local[0], global[1] = n / g->tile * g->local[1];
   const variant *vs = g->variants ? g->variants : variants;
   unsigned nv = g->variants ? g->num_variants : num_variants;
+  cl_kernel ks[MAX_ROWS] = {0};
+  cl_program ps[MAX_ROWS] = {0};
+  /* Each variant is built and checked, then all are timed taking turns:
+   * none gains from running first, while the card is cooler. */
   for (unsigned v = 0; v < nv && nr < MAX_ROWS - 1; v++) {
     row *r = &rows[nr++];
     memset(r, 0, sizeof *r);
     snprintf(r->label, sizeof r->label, "%s", vs[v].label);
-    cl_program p;
     double start = wall_ms();
-    cl_kernel k = build(vs[v].file ? vs[v].file : g->file, name, vs[v].how, &p);
+    cl_kernel k = build(vs[v].file ? vs[v].file : g->file, name, vs[v].how, &ps[v]);
     r->build_ms = wall_ms() - start;
     if (!k)
       continue;
     float nan = NAN;
     nvcl_check(clEnqueueFillBuffer(cl.queue, dC, &nan, sizeof nan, 0, bytes, 0, NULL, NULL), "fill");
     gemm_args(g, k, n, dA, dAT, dB, dC);
-    r->ms = time_kernel(k, 2, global, g->local);
-    r->value = flop / (r->ms * 1e-3) / 1e12;
-    r->ran = true;
+    nvcl_check(clEnqueueNDRangeKernel(cl.queue, k, 2, NULL, global, g->local, 0, NULL, NULL), "enqueue");
     nvcl_check(clEnqueueReadBuffer(cl.queue, dC, CL_TRUE, 0, bytes, C, 0, NULL, NULL), "read C");
     unsigned bad = 0;
     for (unsigned s = 0; s < SAMPLES; s++)
       bad += !(fabs(C[at[s]] - want[s]) <= 1e-4 * scale[s] + 1e-6);
     r->ok = bad == 0;
+    r->ran = true;
+    ks[v] = k;
     if (bad)
       printf("FAIL %s %s: %u of %d sampled entries off the host reference\n", name, r->label, bad, SAMPLES);
-    clReleaseKernel(k);
-    clReleaseProgram(p);
+  }
+  double ms[MAX_ROWS];
+  time_kernels(ks, nr, 2, global, g->local, ms);
+  for (unsigned v = 0; v < nr; v++) {
+    rows[v].ms = ms[v];
+    rows[v].value = ks[v] ? flop / (ms[v] * 1e-3) / 1e12 : 0;
+    if (ks[v])
+      clReleaseKernel(ks[v]);
+    if (ps[v])
+      clReleaseProgram(ps[v]);
   }
   /* cuBLAS, column-major: C^T = B^T A^T. */
   row *r = &rows[nr++];
@@ -426,13 +467,14 @@ static bool bench_stencil(unsigned n, unsigned count) {
   row rows[MAX_ROWS];
   unsigned nr = 0;
   size_t global[2] = {n, n / (32 * count) * 8}, local[2] = {32, 8};
-  for (unsigned v = 0; v < num_variants; v++) {
+  cl_kernel ks[MAX_ROWS] = {0};
+  cl_program ps[MAX_ROWS] = {0};
+  for (unsigned v = 0; v < num_variants; v++) { /* built and checked; then timed taking turns */
     row *r = &rows[nr++];
     memset(r, 0, sizeof *r);
     snprintf(r->label, sizeof r->label, "%s", variants[v].label);
-    cl_program p;
     double start = wall_ms();
-    cl_kernel k = build("stencil", "stencil", variants[v].how, &p);
+    cl_kernel k = build("stencil", "stencil", variants[v].how, &ps[v]);
     r->build_ms = wall_ms() - start;
     if (!k)
       continue;
@@ -443,9 +485,7 @@ static bool bench_stencil(unsigned n, unsigned count) {
     clSetKernelArg(k, 1, sizeof dout, &dout);
     clSetKernelArg(k, 2, sizeof nn, &nn);
     clSetKernelArg(k, 3, sizeof cc, &cc);
-    r->ms = time_kernel(k, 2, global, local);
-    r->value = gbytes / (r->ms * 1e-3);
-    r->ran = true;
+    nvcl_check(clEnqueueNDRangeKernel(cl.queue, k, 2, NULL, global, local, 0, NULL, NULL), "enqueue");
     nvcl_check(clEnqueueReadBuffer(cl.queue, dout, CL_TRUE, 0, out_count * 4, out, 0, NULL, NULL), "read");
     size_t bad = 0;
     for (size_t y = 0; y < n; y++)
@@ -455,10 +495,20 @@ static bool bench_stencil(unsigned n, unsigned count) {
         bad += !(fabsf(out[y * n + x] - want) <= 1e-5f);
       }
     r->ok = bad == 0;
+    r->ran = true;
+    ks[v] = k;
     if (bad)
       printf("FAIL stencil %s: %zu of %zu outputs wrong\n", r->label, bad, out_count);
-    clReleaseKernel(k);
-    clReleaseProgram(p);
+  }
+  double ms[MAX_ROWS];
+  time_kernels(ks, nr, 2, global, local, ms);
+  for (unsigned v = 0; v < nr; v++) {
+    rows[v].ms = ms[v];
+    rows[v].value = ks[v] ? gbytes / (ms[v] * 1e-3) : 0;
+    if (ks[v])
+      clReleaseKernel(ks[v]);
+    if (ps[v])
+      clReleaseProgram(ps[v]);
   }
   char title[96];
   snprintf(title, sizeof title, "stencil n=%u count=%u", n, count);
@@ -486,16 +536,18 @@ int main(int argc, char **argv) {
          cl.platform_name, cl.driver_version);
   static const gemm_case sgemm = {"sgemm", "sgemm", {32, 8}, 32, false, NULL, 0};
   static const gemm_case sgemm_fast = {"sgemm_fast", "sgemm_fast", {16, 16}, 128, false, NULL, 0};
-  const gemm_case xgemm = {"xgemm", "Xgemm", {8, 16}, 0, true, clblast_variants,
-                           sizeof clblast_variants / sizeof clblast_variants[0] - !getenv("VENDOR_LAYER")};
+  const gemm_case xgemm = {"xgemm", "Xgemm", {8, 16}, 0, true, clblast_variants, num_clblast_variants};
   bool ok = true;
-  if (!getenv("VENDOR_CORPUS")) { /* VENDOR_CORPUS=ENTRY: that corpus entry alone */
+  if (wanted("sgemm"))
     ok &= bench_sgemm(&sgemm, 4096);
+  if (wanted("sgemm_fast"))
     ok &= bench_sgemm(&sgemm_fast, 4096);
+  if (wanted("xgemm"))
     ok &= bench_sgemm(&xgemm, 4096);
+  if (wanted("stencil"))
     ok &= bench_stencil(8192, 8);
-  }
-  ok &= bench_corpus();
+  if (wanted("corpus"))
+    ok &= bench_corpus();
   nvcl_close(&cl);
   printf("\n%s\n", ok ? "all results correct" : "FAIL: some results are wrong or missing");
   return ok ? 0 : 1;

@@ -17,7 +17,16 @@ typedef struct row {
   double build_ms; /* clCreateProgram* and clBuildProgram, wall */
 } row;
 
+/* A row's build: the kernel file (NULL: the table's own), how it is built
+ * (a PTX file's tag, or a way of NVIDIA's compiler) and its label. */
+typedef struct variant {
+  const char *file, *how, *label;
+} variant;
+
 extern nvcl cl;
+/* VENDOR_EXTRA's tags, in order: rows every table adds. */
+extern variant extra[MAX_ROWS];
+extern unsigned num_extra;
 extern const char *src_dir, *ptx_dir;
 
 double wall_ms(void);
@@ -31,8 +40,11 @@ cl_kernel vendor_build_source(const char *path, const char *define, const char *
                               cl_program *program);
 /* Kernel `name` of the PTX file `path` (gac's, NVIDIA's OpenCL ABI). */
 cl_kernel vendor_build_ptx(const char *path, const char *name, cl_program *program);
-/* Median milliseconds of REPS launches (after WARMUP), from profiled events. */
-double time_kernel(cl_kernel k, unsigned dims, const size_t *global, const size_t *local);
+/* ms[i]: median milliseconds of REPS launches of k[i] (after WARMUP), from
+ * profiled events; the kernels take turns, one launch each, so that drift in
+ * the card's clock over a table weighs on every row alike. NULL kernels are
+ * skipped (ms 0). At most MAX_ROWS kernels. */
+void time_kernels(cl_kernel *k, unsigned n, unsigned dims, const size_t *global, const size_t *local, double *ms);
 /* The table of rows, with each row's ratio to each of refs (labels), and a
  * RESULT line per row. */
 void print_table(const char *title, const char *unit, row *rows, unsigned n, const char *const *refs,

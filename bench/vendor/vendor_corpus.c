@@ -77,20 +77,20 @@ static const corpus_case cases[] = {
 };
 
 /* The ways each is built: NVIDIA's compiler ("plain", or the copy variant
- * with vendor_copies.h's "1d" or "loads") or gac's PTX (a file tag). */
-typedef struct corpus_way {
-  const char *how, *label;
-} corpus_way;
-static const corpus_way ways[] = {
-    {"plain", "nvidia plain"},
-    {"1d", "nvidia tile, 1D copies"},
-    {"loads", "nvidia tile, plain loads"},
-    {"plain.sm80", "gac plain"},
-    {"async.sm80", "gac tile, copies sm80"},
-    {"async.sm90", "gac tile, copies sm90"},
-    {"async.l1.sm80", "gac tile, copies sm80 .ca"}, /* --ptx-cp-async-l1 */
+ * with vendor_copies.h's "1d" or "loads") or gac's PTX (a file tag); then
+ * VENDOR_EXTRA's tags. */
+static const variant ways[] = {
+    {NULL, "plain", "nvidia plain"},
+    {NULL, "1d", "nvidia tile, 1D copies"},
+    {NULL, "loads", "nvidia tile, plain loads"},
+    {NULL, "plain.sm80", "gac plain"},
+    {NULL, "async.sm80", "gac tile, copies sm80"},
+    {NULL, "async.sm90", "gac tile, copies sm90"},
+    {NULL, "async.l1.sm80", "gac tile, copies sm80 .ca"}, /* --ptx-cp-async-l1 */
 };
 enum { NUM_WAYS = sizeof ways / sizeof ways[0] };
+
+static const variant *way(unsigned w) { return w < NUM_WAYS ? &ways[w] : &extra[w - NUM_WAYS]; }
 
 static void fill(const corpus_arg *a, void *buf, unsigned seed) {
   for (size_t i = 0; i < a->count; i++) {
@@ -141,16 +141,18 @@ static bool bench_case(const corpus_case *c) {
   }
   size_t out_bytes = c->args[out].elem * c->args[out].count;
   void *want = NULL; /* NVIDIA's build of the plain variant */
-  row rows[NUM_WAYS];
-  for (unsigned w = 0; w < NUM_WAYS; w++) {
+  row rows[MAX_ROWS];
+  cl_kernel ks[MAX_ROWS] = {0};
+  cl_program ps[MAX_ROWS] = {0};
+  unsigned num_rows = NUM_WAYS + num_extra < MAX_ROWS ? NUM_WAYS + num_extra : MAX_ROWS;
+  for (unsigned w = 0; w < num_rows; w++) { /* built and checked; then timed taking turns */
     row *r = &rows[w];
     memset(r, 0, sizeof *r);
-    snprintf(r->label, sizeof r->label, "%s", ways[w].label);
-    cl_program p;
+    snprintf(r->label, sizeof r->label, "%s", way(w)->label);
     if (getenv("VENDOR_VERBOSE")) /* which one, should a launch fail (nvcl_check exits) */
       fprintf(stderr, "corpus %s: %s\n", c->entry, r->label);
     double start = wall_ms();
-    cl_kernel k = build_case(c, ways[w].how, &p);
+    cl_kernel k = build_case(c, way(w)->how, &ps[w]);
     r->build_ms = wall_ms() - start;
     if (!k)
       continue;
@@ -167,10 +169,10 @@ static bool bench_case(const corpus_case *c) {
       else
         clSetKernelArg(k, i, sizeof mem[i], &mem[i]);
     }
-    r->ms = time_kernel(k, c->dims, c->global, c->local);
-    r->value = c->work / (r->ms * 1e-3) / 1e9;
-    r->ran = true;
+    nvcl_check(clEnqueueNDRangeKernel(cl.queue, k, c->dims, NULL, c->global, c->local, 0, NULL, NULL), "enqueue");
     nvcl_check(clEnqueueReadBuffer(cl.queue, mem[out], CL_TRUE, 0, out_bytes, host[out], 0, NULL, NULL), "read");
+    r->ran = true;
+    ks[w] = k;
     if (w == 0) {
       want = malloc(out_bytes);
       memcpy(want, host[out], out_bytes);
@@ -185,13 +187,21 @@ static bool bench_case(const corpus_case *c) {
         printf("FAIL %s %s: %zu of %zu bytes differ from NVIDIA's plain build (first at byte %zu)\n", c->entry,
                r->label, bad, out_bytes, first);
     }
-    clReleaseKernel(k);
-    clReleaseProgram(p);
+  }
+  double ms[MAX_ROWS];
+  time_kernels(ks, num_rows, c->dims, c->global, c->local, ms);
+  for (unsigned w = 0; w < num_rows; w++) {
+    rows[w].ms = ms[w];
+    rows[w].value = ks[w] ? c->work / (ms[w] * 1e-3) / 1e9 : 0;
+    if (ks[w])
+      clReleaseKernel(ks[w]);
+    if (ps[w])
+      clReleaseProgram(ps[w]);
   }
   char title[96];
   snprintf(title, sizeof title, "corpus %s", c->entry);
   const char *const refs[] = {"nvidia plain", "nvidia tile, plain loads"};
-  print_table(title, c->unit, rows, NUM_WAYS, refs, 2);
+  print_table(title, c->unit, rows, num_rows, refs, 2);
   for (unsigned i = 0; i < c->num_args; i++) {
     if (mem[i])
       clReleaseMemObject(mem[i]);
@@ -199,7 +209,7 @@ static bool bench_case(const corpus_case *c) {
   }
   bool ok = want != NULL;
   free(want);
-  for (unsigned w = 0; w < NUM_WAYS; w++)
+  for (unsigned w = 0; w < num_rows; w++)
     ok &= rows[w].ran && rows[w].ok;
   return ok;
 }
