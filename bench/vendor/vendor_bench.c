@@ -215,12 +215,14 @@ static variant clblast_variants[MAX_ROWS] = {
     {"xgemm", "reload", "nvidia CLBlast, its PTX"},
     {"xgemm", "gac.sm80", "gac sm80 as is"},
     {"xgemm", "gac.sm90", "gac sm90 as is"},
+    {"xgemm", "tuned.sm80", "gac sm80 as is, tuned"}, /* LLVM options and --ptx-occupancy */
+    {"xgemm", "tuned.sm90", "gac sm90 as is, tuned"},
     {"xgemm_2d", "1d", "nvidia 2D as 1D copies"},
     {"xgemm_2d", "plain", "nvidia 2D as plain loads"},
     {"xgemm_2d", "unpipelined.sm80", "gac sm80 2D copies"},
     {"xgemm_2d", "unpipelined.sm90", "gac sm90 2D copies"},
 };
-static unsigned num_clblast_variants = 8;
+static unsigned num_clblast_variants = 10;
 
 /* Appends a row to both lists (while they have room). */
 static void add_variant(const char *clblast_file, const char *how, const char *label) {
