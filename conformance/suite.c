@@ -349,7 +349,7 @@ static bool run_matmul(const gac_backend *o, const char *program, const char *ke
     }
   arg args[] = {BUF(a, (off + n * n) * sizeof(float)), BUF(b, n * n * sizeof(float)),
                 BUF(c, n * n * sizeof(float)), I32(n), I32(off)};
-  unsigned nargs = strcmp(kernel, "matmul_off") == 0 ? 5 : strcmp(kernel, "matmul") == 0 ? 4 : 3;
+  unsigned nargs = strstr(kernel, "_off") ? 5 : strcmp(kernel, "matmul128") == 0 ? 3 : 4;
   size_t global[2] = {n, n}, local[2] = {TS, TS};
   return run_float_kernel(o, k, args, nargs, 2, global, local, a, c, want, n * n, ms, why, why_len);
 }
@@ -559,6 +559,14 @@ unsigned gac_conformance_suite(const gac_backend *o) {
                off == 1 ? "" : "s", off ? "not 16-byte aligned" : "aligned");
       /* 4 tiles a group: more than the pipelines' stages, so the body runs. */
       ROW("matmul_off", params, run_matmul(o, pipelined[i], "matmul_off", 64, off, &ms, why, sizeof why));
+    }
+    /* The loop in a helper, its tiles the kernel's arrays passed as __local pointers. */
+    for (uint32_t off = 0; off <= 1; off++) {
+      char params[160];
+      snprintf(params, sizeof params, "%s: 64x64 floats, the loop in a helper given the tiles, A %u float%s in",
+               pipelined[i], off, off == 1 ? "" : "s");
+      ROW(off ? "matmul_helper_off" : "matmul_helper", params,
+          run_matmul(o, pipelined[i], off ? "matmul_helper_off" : "matmul_helper", 64, off, &ms, why, sizeof why));
     }
     char fixed[160];
     snprintf(fixed, sizeof fixed, "%s: 128x128 floats, 8 tiles, a constant trip count", pipelined[i]);

@@ -19,7 +19,7 @@
 /* C = A B for n x n matrices, n a multiple of TS, A starting `off` floats
  * into its buffer: each group walks the n / TS tiles of its row of A and
  * column of B. */
-/* Inlined into each kernel: the pipeliner wants the kernel's own arrays. */
+/* Inlined into each kernel (matmul_called below keeps it in a helper). */
 static inline __attribute__((always_inline)) void matmul_tiles(global const float *A, global const float *B,
                                                                global float *C, uint n, uint off, local float *As,
                                                                local float *Bs) {
@@ -57,6 +57,25 @@ kernel REQD void matmul_off(global const float *A, global const float *B, global
 kernel REQD void matmul128(global const float *A, global const float *B, global float *C) {
   local float As[TS * TS], Bs[TS * TS];
   matmul_tiles(A, B, C, 128, 0, As, Bs);
+}
+
+/* The loop in a helper that clang keeps a function (two kernels call it),
+ * its tiles __local pointers to each kernel's arrays, as CLBlast's Xgemm
+ * is written: the pipeliner makes their versions in the kernels' arrays
+ * (lowering/common/pipeline_buffer_params.c). */
+void matmul_called(global const float *A, global const float *B, global float *C, uint n, uint off, local float *As,
+                   local float *Bs) {
+  matmul_tiles(A, B, C, n, off, As, Bs);
+}
+
+kernel REQD void matmul_helper(global const float *A, global const float *B, global float *C, uint n) {
+  local float As[TS * TS], Bs[TS * TS];
+  matmul_called(A, B, C, n, 0, As, Bs);
+}
+
+kernel REQD void matmul_helper_off(global const float *A, global const float *B, global float *C, uint n, uint off) {
+  local float As[TS * TS], Bs[TS * TS];
+  matmul_called(A, B, C, n, off, As, Bs);
 }
 
 /* A separable 3x3 smoothing over a column of `count` tiles per group: the

@@ -148,7 +148,8 @@ static bool pointer_steps_by_16(const pipeliner *P, uint32_t ptr) {
     if (root && P->buffers[k].var == root && P->buffers[k].versions > 1) {
       gac_inst *base = gac_def(P->m, P->buffers[k].base_ptr);
       gac_inst *ptr_type = base ? gac_def(P->m, base->type_id) : NULL;
-      if (!ptr_type || gac_type_bytes(P->m, ptr_type->words[3]) % 16 != 0)
+      uint64_t elems = P->buffers[k].version_elems ? P->buffers[k].version_elems : 1; /* a version: [T] or N x T */
+      if (!ptr_type || gac_type_bytes(P->m, ptr_type->words[3]) * elems % 16 != 0)
         return false;
     }
   return !pipeline_defined_in_loop(P, ptr) || recomputable(P, ptr, 0);
@@ -256,9 +257,15 @@ uint32_t pipeline_emit_instance(pipeliner *P, gac_block **cur, unsigned s, uint3
     if (bi->versions < 2 || !(bi->users >> s & 1))
       continue;
     uint32_t v = pipeline_op2(P, &b, SpvOpUMod, j, pipeline_iv_const(P, bi->versions));
+    /* base: &a[0], or &a[0][0] for a helper's __local pointer; here &a[v] or &a[v][0] */
     gac_inst *base = gac_def(m, bi->base_ptr);
-    uint32_t ptr = gac_build_ops(&b, SpvOpInBoundsAccessChain, base->type_id, GAC_NEW_ID, GAC_ID(gac_operand_word(base, 2)),
-                                 GAC_ID(v))->result_id;
+    uint32_t ptr = base->num_operands > 4
+                       ? gac_build_ops(&b, SpvOpInBoundsAccessChain, base->type_id, GAC_NEW_ID,
+                                       GAC_ID(gac_operand_word(base, 2)), GAC_ID(v), GAC_ID(gac_operand_word(base, 4)))
+                             ->result_id
+                       : gac_build_ops(&b, SpvOpInBoundsAccessChain, base->type_id, GAC_NEW_ID,
+                                       GAC_ID(gac_operand_word(base, 2)), GAC_ID(v))
+                             ->result_id;
     set_map(&I, bi->base_ptr, ptr);
   }
   /* Fresh ids for everything the region defines, and its labels. */
@@ -443,6 +450,10 @@ bool pipeline_find_escapes(pipeliner *P, escape *out, unsigned *num) {
 void pipeline_add_versions(pipeliner *P, buffer_info *bi) {
   gac_module *m = P->m;
   gac_inst *var = gac_def(m, bi->var);
+  if (var->opcode == SpvOpFunctionParameter) {
+    pipeline_add_param_versions(P, bi);
+    return;
+  }
   gac_inst *ptr_type = gac_def(m, var->type_id);
   uint32_t elem = ptr_type->words[3];
   uint32_t array = gac_type_array(m, elem, gac_constant_int(m, gac_type_int(m, 32, 0), bi->versions));

@@ -30,6 +30,7 @@ typedef struct stmt_info {
 typedef struct buffer_info {
   uint32_t var, base_ptr; /* the Workgroup variable; its [0] version, made at the function entry */
   unsigned versions;
+  uint64_t version_elems; /* var a helper's __local pointer: elements a version (pipeline_buffer_params.c) */
   int writer;
   uint64_t users;        /* statements using it */
   uint64_t copy_readers; /* statements whose copies read it */
@@ -153,6 +154,11 @@ uint32_t pipeline_trip_count(pipeliner *P, gac_builder *b);
 uint32_t pipeline_wide_copies(pipeliner *P, gac_builder *b);
 bool pipeline_find_escapes(pipeliner *P, escape *out, unsigned *num);
 void pipeline_add_versions(pipeliner *P, buffer_info *bi);
+/* A versioned __local pointer parameter (pipeline_buffer_params.c): whether
+ * every call passes an array whose length can grow (else a diagnostic),
+ * and the callers' arrays made versions times as long. */
+bool pipeline_param_callers(pipeliner *P, buffer_info *bi);
+void pipeline_add_param_versions(pipeliner *P, buffer_info *bi);
 void pipeline_emit_step(pipeliner *P, gac_block **cur, const gac_pipe_step *step, uint32_t t, uint32_t *vals,
                         uint32_t (*last_in)[MAX_CARRIED], const step_guard *g);
 gac_block *pipeline_enter_new_code(pipeliner *P);

@@ -45,6 +45,8 @@ void pipeline_say_local_memory(pipeliner *P) {
     const gac_inst *var = gac_def(m, P->buffers[k].var);
     const gac_inst *ptr = var ? gac_def(m, var->type_id) : NULL;
     uint64_t bytes = ptr ? gac_type_bytes(m, ptr->words[3]) : 0;
+    if (P->buffers[k].version_elems) /* a helper's __local pointer: its callers' arrays, counted here */
+      total += bytes;
     after += bytes;
     before += P->buffers[k].versions > 1 ? bytes / P->buffers[k].versions : bytes;
   }

@@ -309,7 +309,7 @@ buffer_info *pipeline_buffer_of(pipeliner *P, uint32_t var) {
       return &P->buffers[k];
   if (P->num_buffers == MAX_BUFFERS)
     return NULL;
-  P->buffers[P->num_buffers] = (buffer_info){var, 0, 1, -1, 0, 0};
+  P->buffers[P->num_buffers] = (buffer_info){var, 0, 1, 0, -1, 0, 0};
   return &P->buffers[P->num_buffers++];
 }
 
@@ -366,10 +366,11 @@ bool pipeline_find_buffers(pipeliner *P) {
       }
     if (bi->versions == 1)
       continue;
-    if (gac_def(m, bi->var)->opcode == SpvOpFunctionParameter)
-      return pipeline_fail(P, gac_def(m, bi->var), "Pipeline.Buffers", "the __local kernel argument %%%u needs %u versions, "
-                  "but its size is the host's to set; declare the array in the kernel instead", bi->var,
-                  bi->versions);
+    if (gac_def(m, bi->var)->opcode == SpvOpFunctionParameter) {
+      if (!pipeline_param_callers(P, bi))
+        return false;
+      continue;
+    }
     /* Every use of a versioned array must be in this function. */
     for (gac_operand *u = gac_first_use(m, bi->var); u; u = u->next_use) {
       gac_function *uf = gac_inst_function(u->inst);

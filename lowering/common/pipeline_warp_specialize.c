@@ -81,6 +81,9 @@ const char *pipeline_ws_why_not(pipeliner *P, ws_plan *w, char *why, size_t len)
              (unsigned long long)w->consumers, 1024 - WS_PRODUCERS + 1);
     return why;
   }
+  for (unsigned k = 0; k < P->num_buffers; k++)
+    if (P->buffers[k].version_elems && pipeline_is_pipe_buffer(P, P->buffers[k].var))
+      return "a tile is a __local pointer parameter (the ring is made of arrays the kernel declares)";
   unsigned loops = 0;
   gac_foreach_block(b, P->f) gac_foreach_inst(i, &b->insts) loops += pipeline_is_marker(P, i, GAC_PIPELINE_LOOP);
   if (loops != 1)
