@@ -221,8 +221,11 @@ static variant clblast_variants[MAX_ROWS] = {
     {"xgemm_2d", "plain", "nvidia 2D as plain loads"},
     {"xgemm_2d", "unpipelined.sm80", "gac sm80 2D copies"},
     {"xgemm_2d", "unpipelined.sm90", "gac sm90 2D copies"},
+    {"xgemm_2d", "pipelined2.sm80", "gac sm80 2D pipelined 2st"},
+    {"xgemm_2d", "pipelined3.sm80", "gac sm80 2D pipelined 3st"},
+    {"xgemm_2d", "pipelined3.sm90", "gac sm90 2D pipelined 3st"},
 };
-static unsigned num_clblast_variants = 10;
+static unsigned num_clblast_variants = 13;
 
 /* Appends a row to both lists (while they have room). */
 static void add_variant(const char *clblast_file, const char *how, const char *label) {

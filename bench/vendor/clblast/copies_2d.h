@@ -6,10 +6,16 @@
  * The tile of A: KWG lines of MWG/VWM realM from agm, line pitch kSizeM/VWM,
  * into alm (pitch MWG/VWM), what GlobalToLocalA stores; B alike.
  * -DGAC_PIPELINED adds gac's pipeline markers (docs/ASYNC_PIPELINE.md): the
- * copies are the async stage 0, the rest of the loop body stage 1. */
+ * copies are the async stage 0, the rest of the loop body stage
+ * GAC_STAGES - 1 (default 2 stages). The loop is in XgemmBody, whose tiles
+ * are __local pointers to the kernel's arrays: the pipeliner makes their
+ * versions in the kernel (lowering/common/pipeline_buffer_params.c). */
+#ifndef GAC_STAGES
+#define GAC_STAGES 2
+#endif
 #ifdef GAC_PIPELINED
 #define GAC_STAGE_COPIES gac_pipeline_loop(GAC_ASYNC_STAGE(0)); gac_pipeline_stage(0, 0)
-#define GAC_STAGE_COMPUTE gac_pipeline_stage(1, 1)
+#define GAC_STAGE_COMPUTE gac_pipeline_stage(GAC_STAGES - 1, 1)
 #else
 #define GAC_STAGE_COPIES
 #define GAC_STAGE_COMPUTE
