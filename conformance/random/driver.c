@@ -11,8 +11,8 @@ bool rt_write_batch(const char *path, uint64_t seed, uint64_t first, unsigned co
   FILE *f = fopen(path, "w");
   if (!f)
     return false;
-  fprintf(f, "/* gac-random seed=%" PRIu64 " first=%" PRIu64 " count=%u select=%d loops=%d reqd=%d noinline=%d wstyped=%d */\n",
-          seed, first, count, opt->select_events, opt->loops, opt->reqd, opt->noinline, opt->ws_typed);
+  fprintf(f, "/* gac-random seed=%" PRIu64 " first=%" PRIu64 " count=%u select=%d loops=%d reqd=%d noinline=%d wstyped=%d loophelper=%d */\n",
+          seed, first, count, opt->select_events, opt->loops, opt->reqd, opt->noinline, opt->ws_typed, opt->loop_helper);
   rt_emit_prelude(f);
   rt_case *c = malloc(sizeof *c);
   for (unsigned i = 0; i < count; i++) {
@@ -30,13 +30,13 @@ bool rt_read_batch(const char *path, uint64_t *seed, uint64_t *first, unsigned *
   char line[256] = "";
   bool ok = fgets(line, sizeof line, f) != NULL;
   fclose(f);
-  int sel, loops, reqd, noinline, wstyped = 0; /* batches before wstyped= have none */
+  int sel, loops, reqd, noinline, wstyped = 0, loophelper = 0; /* batches before wstyped=, loophelper= have none */
   ok = ok && sscanf(line,
                     "/* gac-random seed=%" SCNu64 " first=%" SCNu64
-                    " count=%u select=%d loops=%d reqd=%d noinline=%d wstyped=%d",
-                    seed, first, count, &sel, &loops, &reqd, &noinline, &wstyped) >= 7;
+                    " count=%u select=%d loops=%d reqd=%d noinline=%d wstyped=%d loophelper=%d",
+                    seed, first, count, &sel, &loops, &reqd, &noinline, &wstyped, &loophelper) >= 7;
   if (ok)
-    *opt = (rt_options){sel != 0, loops != 0, reqd != 0, noinline != 0, wstyped != 0};
+    *opt = (rt_options){sel != 0, loops != 0, reqd != 0, noinline != 0, wstyped != 0, loophelper != 0};
   return ok;
 }
 
@@ -185,9 +185,10 @@ unsigned rt_drive(const rt_backend *be, const rt_run_options *o) {
       failed++;
       if (!o->quiet || failed <= 3 || getenv("GAC_RANDOM_TRACE")) /* resume.sh counts them */
         printf("FAIL %s seed=%" PRIu64 " index=%" PRIu64 " file=%s kernel=k%" PRIu64 ": %s\n"
-               "     reproduce: conformance/random/repro.sh <build-dir> %s %" PRIu64 " %" PRIu64 "%s%s%s%s%s\n",
+               "     reproduce: conformance/random/repro.sh <build-dir> %s %" PRIu64 " %" PRIu64 "%s%s%s%s%s%s\n",
                target, seed, index, o->batch, index, why, target, seed, index, opt.select_events ? " --select-events" : "",
-               opt.loops ? "" : " --no-loops", opt.reqd ? "" : " --no-reqd", opt.noinline ? " --noinline" : "", opt.ws_typed ? " --ws-typed" : "");
+               opt.loops ? "" : " --no-loops", opt.reqd ? "" : " --no-reqd", opt.noinline ? " --noinline" : "", opt.ws_typed ? " --ws-typed" : "",
+               opt.loop_helper ? " --loop-helper" : "");
     }
     for (unsigned g = 0; g < RT_MAX_GBUF; g++)
       free(got[g]);

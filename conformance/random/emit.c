@@ -238,6 +238,35 @@ static void emit_loop(const rt_case *c, FILE *out) {
   fputs("    barrier(CLK_LOCAL_MEM_FENCE);\n  }\n", out);
 }
 
+/* The kernel's values the loop reads, as parameters (with types) or as
+ * arguments: its global buffers, its tiles and its scalar arguments. */
+static void loop_operands(const rt_case *c, FILE *out, bool params) {
+  const char *sep = "";
+  for (unsigned b = 0; b < RT_MAX_GBUF; b++)
+    if (c->gbuf_used[b]) {
+      fprintf(out, "%s%s%sg%s", sep, params ? "global " : "", params ? (b < 2 ? "const uchar *" : "uchar *") : "",
+              rt_gbuf_name(b));
+      sep = ", ";
+    }
+  for (unsigned t = 0; t < c->ntile; t++, sep = ", ")
+    fprintf(out, "%s%slt%u", sep, params ? "local uchar *" : "", t);
+  for (unsigned i = 0; i < c->nargs; i++)
+    if (c->args[i].kind == A_U64 || c->args[i].kind == A_I32) {
+      fprintf(out, "%s%sp%u", sep, !params ? "" : c->args[i].kind == A_U64 ? "ulong " : "int ", i);
+      sep = ", ";
+    }
+}
+
+/* --loop-helper: the pipelined loop in a function the kernel calls with its
+ * tiles (as CLBlast's Xgemm keeps its loop in XgemmBody). */
+static void emit_loop_helper(const rt_case *c, FILE *out) {
+  fprintf(out, "%svoid loop_%" PRIu64 "(", c->loop.helper_noinline ? "__attribute__((noinline)) " : "", c->index);
+  loop_operands(c, out, true);
+  fputs(") {\n", out);
+  emit_loop(c, out);
+  fputs("}\n", out);
+}
+
 void rt_emit(const rt_case *c, FILE *out) {
   bool wl = false, w1 = false, array = false;
   for (unsigned i = 0; i < c->nops; i++) {
@@ -249,6 +278,8 @@ void rt_emit(const rt_case *c, FILE *out) {
       w1 |= op->u.wait.form == W_HELPER_ONE;
     }
   }
+  if (c->has_loop && c->loop.in_helper)
+    emit_loop_helper(c, out);
   const char *ni = c->noinline_waits ? "__attribute__((noinline)) " : "";
   if (wl)
     fprintf(out, "%svoid wl_%" PRIu64 "(int n, event_t *l) {\n  wait_group_events(n, l);\n}\n", ni, c->index);
@@ -293,7 +324,13 @@ void rt_emit(const rt_case *c, FILE *out) {
             rt_gbuf_name(b), region);
   }
   if (c->has_loop) {
-    emit_loop(c, out);
+    if (c->loop.in_helper) {
+      fprintf(out, "  loop_%" PRIu64 "(", c->index);
+      loop_operands(c, out, false);
+      fputs(");\n", out);
+    } else {
+      emit_loop(c, out);
+    }
     fputs("}\n\n", out);
     return;
   }

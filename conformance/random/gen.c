@@ -595,6 +595,8 @@ static void gen_loop(gen *g) {
   c->region[2] = (uint32_t)((l->out_per_iter * (l->trip ? l->trip : 1) + 127) / 128 * 128);
   if (c->gbuf_used[3])
     c->region[3] = 128;
+  l->in_helper = g->o->loop_helper && rt_chance(r, 50); /* drawn last: other options' streams stay */
+  l->helper_noinline = l->in_helper && g->o->noinline;
   new_op(c, OP_LOOP);
 }
 

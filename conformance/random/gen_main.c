@@ -1,6 +1,6 @@
 /* gac-random-gen: writes a batch of random async-copy kernels.
  *
- * Usage: gac-random-gen [--select-events] [--no-loops] [--no-reqd] [--noinline] [--ws-typed] SEED FIRST COUNT OUT.cl
+ * Usage: gac-random-gen [--select-events] [--no-loops] [--no-reqd] [--noinline] [--ws-typed] [--loop-helper] SEED FIRST COUNT OUT.cl
  *   cases FIRST .. FIRST+COUNT-1 of SEED, kernels k<index>; the first line
  *   records what the runners need to make the same cases again.
  *        gac-random-gen --print SEED INDEX   the one case's kernel on stdout */
@@ -25,6 +25,8 @@ int main(int argc, char **argv) {
       opt.ws_typed = true;
     else if (strcmp(argv[i], "--noinline") == 0)
       opt.noinline = true;
+    else if (strcmp(argv[i], "--loop-helper") == 0)
+      opt.loop_helper = true;
     else if (strcmp(argv[i], "--print") == 0)
       print = true;
     else if (npos < 4)

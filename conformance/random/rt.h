@@ -71,6 +71,8 @@ typedef struct rt_loop {
   int trip_arg;         /* kernel argument holding the trip count */
   uint64_t trip;
   uint32_t out_per_iter;/* bytes each iteration writes to out0 */
+  bool in_helper;       /* --loop-helper: the loop is in a function the kernel gives its tiles */
+  bool helper_noinline; /* that function noinline (with --noinline: the GPU's) */
 } rt_loop;
 
 enum { OP_FILL, OP_COPY, OP_WAIT, OP_BARRIER, OP_READOUT, OP_LOOP };
@@ -130,6 +132,7 @@ typedef struct rt_options {
   bool reqd;          /* reqd_work_group_size on some kernels */
   bool noinline;      /* noinline helpers (PoCL 3.1 cannot link them from SPIR: README.md) */
   bool ws_typed;      /* typed 1D copies in loops with reqd_work_group_size (sm90ws refuses them) */
+  bool loop_helper;   /* half the pipelined loops in a helper taking the tiles as __local pointers */
 } rt_options;
 
 void rt_generate(uint64_t seed, uint64_t index, const rt_options *opt, rt_case *c);
@@ -169,7 +172,7 @@ static inline bool rt_chance(rt_rng *r, unsigned percent) { return rt_next(r) % 
 
 /* A batch file starts with this line; the runners read the cases' seed,
  * indices and options from it:
- * / * gac-random seed=S first=F count=N select=0|1 loops=0|1 reqd=0|1 noinline=0|1 wstyped=0|1 * / */
+ * / * gac-random seed=S first=F count=N select=0|1 loops=0|1 reqd=0|1 noinline=0|1 wstyped=0|1 loophelper=0|1 * / */
 bool rt_write_batch(const char *path, uint64_t seed, uint64_t first, unsigned count, const rt_options *opt);
 bool rt_read_batch(const char *path, uint64_t *seed, uint64_t *first, unsigned *count, rt_options *opt);
 /* A whole file, NUL-terminated (its size in *size if size is not NULL); NULL if unreadable. */
