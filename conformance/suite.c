@@ -560,14 +560,6 @@ unsigned gac_conformance_suite(const gac_backend *o) {
       /* 4 tiles a group: more than the pipelines' stages, so the body runs. */
       ROW("matmul_off", params, run_matmul(o, pipelined[i], "matmul_off", 64, off, &ms, why, sizeof why));
     }
-    /* The loop in a helper, its tiles the kernel's arrays passed as __local pointers. */
-    for (uint32_t off = 0; off <= 1; off++) {
-      char params[160];
-      snprintf(params, sizeof params, "%s: 64x64 floats, the loop in a helper given the tiles, A %u float%s in",
-               pipelined[i], off, off == 1 ? "" : "s");
-      ROW(off ? "matmul_helper_off" : "matmul_helper", params,
-          run_matmul(o, pipelined[i], off ? "matmul_helper_off" : "matmul_helper", 64, off, &ms, why, sizeof why));
-    }
     char fixed[160];
     snprintf(fixed, sizeof fixed, "%s: 128x128 floats, 8 tiles, a constant trip count", pipelined[i]);
     ROW("matmul128", fixed, run_matmul(o, pipelined[i], "matmul128", 128, 0, &ms, why, sizeof why));
@@ -578,6 +570,20 @@ unsigned gac_conformance_suite(const gac_backend *o) {
       ROW("stencil_tiles", params, run_tiled_stencil(o, pipelined[i], 32, counts[j], &ms, why, sizeof why));
     }
   }
+  /* The loop in a helper given the kernels' tiles as __local pointers
+   * (pipelined.cl -DGAC_HELPER_KERNELS): long loops, shorter than the
+   * pipeline, and not 16-byte aligned (wide copies: the loop as written). */
+  static const char *const helper_programs[] = {"pipelined-helper-s3", "pipelined-helper-s2-wide"};
+  for (size_t i = 0; i < sizeof helper_programs / sizeof helper_programs[0]; i++)
+    for (uint32_t off = 0; off <= 1; off++) {
+      static const size_t sizes[] = {64, 32};
+      char params[160];
+      snprintf(params, sizeof params, "%s: %zux%zu floats, the loop in a helper given the tiles, A %u float%s in",
+               helper_programs[i], sizes[off], sizes[off], off, off == 1 ? "" : "s");
+      ROW(off ? "matmul_helper_off" : "matmul_helper", params,
+          run_matmul(o, helper_programs[i], off ? "matmul_helper_off" : "matmul_helper", sizes[off], off, &ms, why,
+                     sizeof why));
+    }
   /* Loops shorter than the pipeline (0-2 tiles: the guarded prologue and
    * epilogue select the carried values) and longer. */
   static const uint32_t carried_tiles[] = {0, 1, 2, 3, 7};
