@@ -61,12 +61,17 @@ static gac_inst *array_start(const gac_module *m, uint32_t arg) {
   return NULL;
 }
 
-/* Whether every use of the variable is in a function (which then reaches
- * it through its version 0), a name, a decoration or an interface. */
-static bool versions_safely(gac_module *m, const gac_inst *var) {
-  for (gac_operand *u = gac_first_use(m, var->result_id); u; u = u->next_use) {
+/* Whether id (the variable, or a chain of it) is only passed to calls,
+ * or named, decorated or an interface: the callers do not touch the array,
+ * whose accesses would see version 0 alone. */
+static bool only_passed(gac_module *m, uint32_t id, unsigned depth) {
+  for (gac_operand *u = gac_first_use(m, id); u; u = u->next_use) {
     SpvOp op = u->inst->opcode;
-    if (!gac_inst_function(u->inst) && op != SpvOpEntryPoint && op != SpvOpName && op != SpvOpDecorate)
+    bool chain = op == SpvOpAccessChain || op == SpvOpInBoundsAccessChain || op == SpvOpPtrAccessChain ||
+                 op == SpvOpInBoundsPtrAccessChain;
+    if (op == SpvOpFunctionCall || op == SpvOpEntryPoint || op == SpvOpName || op == SpvOpDecorate)
+      continue;
+    if (!chain || depth > 4 || u != &u->inst->operands[2] || !only_passed(m, u->inst->result_id, depth + 1))
       return false;
   }
   return true;
@@ -130,10 +135,10 @@ bool pipeline_param_callers(pipeliner *P, buffer_info *bi) {
       return pipeline_fail(P, call, "Pipeline.Buffers", "the __local pointer %%%u needs %u versions, but its calls pass "
                            "arrays of two types", bi->var, bi->versions);
     array_type = gac_def(m, var->type_id)->words[3];
-    if (!versions_safely(m, var))
+    if (!only_passed(m, var->result_id, 0))
       return pipeline_fail(P, call, "Pipeline.Buffers", "the __local pointer %%%u needs %u versions, made in the array "
-                           "%%%u this call passes, which is used outside functions", bi->var, bi->versions,
-                           var->result_id);
+                           "%%%u this call passes, which its kernel also uses; there it would see one version only",
+                           bi->var, bi->versions, var->result_id);
     for (unsigned k = 0; k < P->num_buffers; k++) {
       const buffer_info *other = &P->buffers[k];
       if (other != bi && other->version_elems &&

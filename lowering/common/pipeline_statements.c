@@ -366,6 +366,22 @@ bool pipeline_find_buffers(pipeliner *P) {
       }
     if (bi->versions == 1)
       continue;
+    /* An access outside the loop would see version 0 alone: after the loop,
+     * not the last iteration's tile; before it, a write the other versions
+     * never get. */
+    for (unsigned b = 0; b < P->cfg.num_blocks; b++) {
+      if (P->in_loop[b])
+        continue;
+      gac_foreach_inst(i, &pipeline_block_at(P, b)->insts) {
+        if (pipeline_is_pure(P, i) || pipeline_is_marker(P, i, GAC_PIPELINE_LOOP))
+          continue;
+        for (unsigned o = (i->type_id != 0) + (i->result_id != 0); o < i->num_operands; o++)
+          if (i->operands[o].kind == GAC_OPERAND_ID && pipeline_buffer_root(P, gac_operand_word(i, o)) == bi->var)
+            return pipeline_fail(P, i, "Pipeline.Buffers", "the Workgroup array %%%u needs %u versions, but this "
+                                 "instruction outside the loop uses it; there it would see one version only, not "
+                                 "the one the loop's last iteration used", bi->var, bi->versions);
+      }
+    }
     if (gac_def(m, bi->var)->opcode == SpvOpFunctionParameter) {
       if (!pipeline_param_callers(P, bi))
         return false;

@@ -28,6 +28,9 @@
 // RUN: %clang-spir -DCASE=9 %s -o %t.9.bc && llvm-spirv-15 --spirv-max-version=1.0 %t.9.bc -o %t.9.spv && gac-opt --sort-blocks --raise-async-copies %t.9.spv -o %t.9.raised.spv
 // RUN: gac-opt --pipeline-loops %t.9.raised.spv -o %t.9.out 2>&1 | FileCheck --check-prefix=FENCE %s
 // RUN: gac-opt --validate --print %t.9.out | FileCheck --check-prefix=AS-WRITTEN %s
+// RUN: %clang-spir -DCASE=10 %s -o %t.10.bc && llvm-spirv-15 --spirv-max-version=1.0 %t.10.bc -o %t.10.spv && gac-opt --sort-blocks --raise-async-copies %t.10.spv -o %t.10.raised.spv
+// RUN: gac-opt --pipeline-loops %t.10.raised.spv -o %t.10.out 2>&1 | FileCheck --check-prefix=AFTER-LOOP %s
+// RUN: gac-opt --validate --print %t.10.out | FileCheck --check-prefix=AS-WRITTEN %s
 // RUN: not test -e %t.7.out
 // CROSS: warning: {{.*}}cannot pipeline the loop: %{{[0-9]+}}, computed by OpLoad in another statement, is used in statement 1: values cross statements only through memory; the loop stays as written [Pipeline.CrossingValue]
 // BRANCH: warning: {{.*}}a PipelineStatement must be met on every path through the loop body (not under a branch, nor in an inner loop); the loop stays as written [Pipeline.StatementPlacement]
@@ -37,6 +40,7 @@
 // TWO-WRITERS: warning: {{.*}}the Workgroup array %{{[0-9]+}} is written by statements 0 and 1; one statement must produce it; the loop stays as written [Pipeline.Buffers]
 // NO-LOOP: warning: {{.*}}cannot pipeline the loop: PipelineLoop is not inside a loop; the loop stays as written [Pipeline.Loop]
 // FENCE: warning: {{.*}}cannot pipeline the loop: the loop has an async_work_group_copy_fence (AsyncCopyFence), which orders its copies as written{{.*}}[Pipeline.Fence]
+// AFTER-LOOP: warning: {{.*}}the Workgroup array %{{[0-9]+}} needs 2 versions, but this instruction outside the loop uses it; there it would see one version only, not the one the loop's last iteration used; the loop stays as written [Pipeline.Buffers]
 // AS-WRITTEN: OpEntryPoint
 // AS-WRITTEN-NOT: PipelineLoop
 // OPTION: error: --pipeline-loops takes 'no-prune', 'late-waits', 'wide-copies', 'warp-specialize' and 'svg=FILE', not 'fast' [pipeline.option]
@@ -100,10 +104,20 @@ kernel void k(global const float *in, global float *out, uint n, local float *pa
     gac_pipeline_stage(1, 1);
     buf[l] += 1;
     out[i * 16 + l] = buf[l];
+#elif CASE == 10 /* the tile read after the loop (below): which version holds the last one? */
+    gac_pipeline_stage(0, 0);
+    event_t e = COPY(buf, i);
+    wait_group_events(1, &e);
+    gac_pipeline_stage(1, 1);
+    out[i * 16 + l] = buf[l];
+    barrier(CLK_LOCAL_MEM_FENCE);
 #else
     gac_pipeline_stage(0, 0);
     out[i] = 0;
 #endif
   }
+#if CASE == 10
+  out[n * 16 + l] = buf[l];
+#endif
 }
 #endif

@@ -5,7 +5,8 @@
 // whole: the helper's pointers take that type, and version v is &a[v][0],
 // the form of a kernel's own versioned array. Refused, the loop as written:
 // callers whose arrays differ in length (CASE=1), a pointer into the middle
-// of an array (2), one array passed for both pointers (3).
+// of an array (2), one array passed for both pointers (3), a kernel that
+// reads its array after the call (4: it would see version 0 alone).
 // RUN: %clang-spir %s -o %t.bc && llvm-spirv-15 --spirv-max-version=1.0 %t.bc -o %t.spv && gac-opt --sort-blocks --raise-async-copies %t.spv -o %t.raised.spv
 // RUN: gac-opt --pipeline-loops=wide-copies --validate %t.raised.spv -o %t.out.spv 2>&1 | FileCheck --check-prefix=REMARK %s
 // RUN: gac-opt --print %t.out.spv | FileCheck --check-prefix=MODULE %s
@@ -19,6 +20,8 @@
 // RUN: %clang-spir -DCASE=3 %s -o %t.3.bc && llvm-spirv-15 --spirv-max-version=1.0 %t.3.bc -o %t.3.spv && gac-opt --sort-blocks --raise-async-copies %t.3.spv -o %t.3.raised.spv
 // RUN: gac-opt --pipeline-loops --validate %t.3.raised.spv -o %t.3.out.spv 2>&1 | FileCheck --check-prefix=SHARED %s
 // RUN: gac-opt --print %t.3.out.spv | FileCheck --check-prefix=AS-WRITTEN %s
+// RUN: %clang-spir -DCASE=4 %s -o %t.4.bc && llvm-spirv-15 --spirv-max-version=1.0 %t.4.bc -o %t.4.spv && gac-opt --sort-blocks --raise-async-copies %t.4.spv -o %t.4.raised.spv
+// RUN: gac-opt --pipeline-loops --validate %t.4.raised.spv -o %t.4.out.spv 2>&1 | FileCheck --check-prefix=KERNEL-USES %s
 // REMARK: remark: {{.*}}pipelined the loop: 2 statements, stages 0..1, 2 versions of %[[A:[0-9]+]], 2 versions of %[[B:[0-9]+]];{{.*}}[Pipeline.Schedule]
 // REMARK: remark: {{.*}}the loop's local arrays take 4096 bytes pipelined, 2048 as written; the function's, 4096 [Pipeline.LocalMemory]
 // MODULE-DAG: [[N:%[0-9]+]] = OpConstant %{{[0-9]+}} 256
@@ -35,6 +38,7 @@
 // LENGTHS: warning: {{.*}}the __local pointer %{{[0-9]+}} needs 2 versions, but its calls pass arrays of {{256 and of 128|128 and of 256}} elements; each version must be one length; the loop stays as written [Pipeline.Buffers]
 // MIDDLE: warning: {{.*}}the __local pointer %{{[0-9]+}} needs 2 versions, but this call passes something other than the start of a __local array; pass an array declared in the kernel; the loop stays as written [Pipeline.Buffers]
 // SHARED: warning: {{.*}}the array %{{[0-9]+}} is passed for two __local pointers that need versions; the loop stays as written [Pipeline.Buffers]
+// KERNEL-USES: warning: {{.*}}the __local pointer %{{[0-9]+}} needs 2 versions, made in the array %{{[0-9]+}} this call passes, which its kernel also uses; there it would see one version only; the loop stays as written [Pipeline.Buffers]
 // AS-WRITTEN-NOT: PipelineLoop
 #define TS 16
 void tiles(global const float *A, global const float *B, global float *C, uint n, local float *As, local float *Bs) {
@@ -59,6 +63,9 @@ kernel void first(global const float *A, global const float *B, global float *C,
   tiles(A, B, C, n, As, As);
 #else
   tiles(A, B, C, n, As, Bs);
+#endif
+#if CASE == 4
+  C[n * n + get_local_id(0)] = As[get_local_id(0)];
 #endif
 }
 kernel void second(global const float *A, global const float *B, global float *C, uint n) {
