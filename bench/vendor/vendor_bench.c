@@ -130,10 +130,12 @@ static cl_kernel build(const char *kernel_file, const char *name, const char *ho
   return vendor_build_ptx(path, name, program);
 }
 
-void time_kernels(cl_kernel *k, unsigned n, unsigned dims, const size_t *global, const size_t *local, double *ms) {
+void time_rows(row *rows, cl_kernel *k, cl_program *p, unsigned n, unsigned dims, const size_t *global,
+               const size_t *local, double work) {
   static double times[MAX_ROWS][REPS];
+  n = n < MAX_ROWS ? n : MAX_ROWS;
   for (int r = -WARMUP; r < REPS; r++)
-    for (unsigned i = 0; i < n && i < MAX_ROWS; i++) {
+    for (unsigned i = 0; i < n; i++) {
       if (!k[i])
         continue;
       cl_event ev;
@@ -143,12 +145,15 @@ void time_kernels(cl_kernel *k, unsigned n, unsigned dims, const size_t *global,
         times[i][r] = nvcl_event_ms(ev);
       clReleaseEvent(ev);
     }
-  for (unsigned i = 0; i < n && i < MAX_ROWS; i++) {
-    ms[i] = 0;
+  for (unsigned i = 0; i < n; i++) {
     if (k[i]) {
       qsort(times[i], REPS, sizeof times[i][0], cmp_double);
-      ms[i] = times[i][REPS / 2];
+      rows[i].ms = times[i][REPS / 2];
+      rows[i].value = work / (rows[i].ms * 1e-3);
+      clReleaseKernel(k[i]);
     }
+    if (p[i])
+      clReleaseProgram(p[i]);
   }
 }
 
@@ -394,16 +399,7 @@ static bool bench_sgemm(const gemm_case *g, unsigned n) {
     if (bad)
       printf("FAIL %s %s: %u of %d sampled entries off the host reference\n", name, r->label, bad, SAMPLES);
   }
-  double ms[MAX_ROWS];
-  time_kernels(ks, nr, 2, global, g->local, ms);
-  for (unsigned v = 0; v < nr; v++) {
-    rows[v].ms = ms[v];
-    rows[v].value = ks[v] ? flop / (ms[v] * 1e-3) / 1e12 : 0;
-    if (ks[v])
-      clReleaseKernel(ks[v]);
-    if (ps[v])
-      clReleaseProgram(ps[v]);
-  }
+  time_rows(rows, ks, ps, nr, 2, global, g->local, flop / 1e12);
   /* cuBLAS, column-major: C^T = B^T A^T. */
   row *r = &rows[nr++];
   memset(r, 0, sizeof *r);
@@ -505,16 +501,7 @@ static bool bench_stencil(unsigned n, unsigned count) {
     if (bad)
       printf("FAIL stencil %s: %zu of %zu outputs wrong\n", r->label, bad, out_count);
   }
-  double ms[MAX_ROWS];
-  time_kernels(ks, nr, 2, global, local, ms);
-  for (unsigned v = 0; v < nr; v++) {
-    rows[v].ms = ms[v];
-    rows[v].value = ks[v] ? gbytes / (ms[v] * 1e-3) : 0;
-    if (ks[v])
-      clReleaseKernel(ks[v]);
-    if (ps[v])
-      clReleaseProgram(ps[v]);
-  }
+  time_rows(rows, ks, ps, nr, 2, global, local, gbytes);
   char title[96];
   snprintf(title, sizeof title, "stencil n=%u count=%u", n, count);
   const char *const refs[] = {"nvidia plain loads", "nvidia 1D copies"};

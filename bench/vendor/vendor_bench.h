@@ -40,11 +40,13 @@ cl_kernel vendor_build_source(const char *path, const char *define, const char *
                               cl_program *program);
 /* Kernel `name` of the PTX file `path` (gac's, NVIDIA's OpenCL ABI). */
 cl_kernel vendor_build_ptx(const char *path, const char *name, cl_program *program);
-/* ms[i]: median milliseconds of REPS launches of k[i] (after WARMUP), from
- * profiled events; the kernels take turns, one launch each, so that drift in
- * the card's clock over a table weighs on every row alike. NULL kernels are
- * skipped (ms 0). At most MAX_ROWS kernels. */
-void time_kernels(cl_kernel *k, unsigned n, unsigned dims, const size_t *global, const size_t *local, double *ms);
+/* rows[i].ms: the median milliseconds of REPS launches of k[i] (after
+ * WARMUP), from profiled events, and rows[i].value, work per second. The
+ * kernels take turns, one launch each, so that drift in the card's clock
+ * over a table weighs on every row alike. Then k[i] and p[i] are released;
+ * a NULL kernel is skipped (its row keeps ms and value 0). At most MAX_ROWS. */
+void time_rows(row *rows, cl_kernel *k, cl_program *p, unsigned n, unsigned dims, const size_t *global,
+               const size_t *local, double work);
 /* The table of rows, with each row's ratio to each of refs (labels), and a
  * RESULT line per row. */
 void print_table(const char *title, const char *unit, row *rows, unsigned n, const char *const *refs,

@@ -188,16 +188,7 @@ static bool bench_case(const corpus_case *c) {
                r->label, bad, out_bytes, first);
     }
   }
-  double ms[MAX_ROWS];
-  time_kernels(ks, num_rows, c->dims, c->global, c->local, ms);
-  for (unsigned w = 0; w < num_rows; w++) {
-    rows[w].ms = ms[w];
-    rows[w].value = ks[w] ? c->work / (ms[w] * 1e-3) / 1e9 : 0;
-    if (ks[w])
-      clReleaseKernel(ks[w]);
-    if (ps[w])
-      clReleaseProgram(ps[w]);
-  }
+  time_rows(rows, ks, ps, num_rows, c->dims, c->global, c->local, c->work / 1e9);
   char title[96];
   snprintf(title, sizeof title, "corpus %s", c->entry);
   const char *const refs[] = {"nvidia plain", "nvidia tile, plain loads"};

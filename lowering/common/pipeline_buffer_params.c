@@ -19,6 +19,9 @@
  * of a kernel's own versioned array, which --check-async follows. A
  * parameter that a kernel's own argument reaches keeps the refusal it had:
  * the host sets that size. */
+#include <stdlib.h>
+#include <string.h>
+
 #include <spirv/unified1/spirv.h>
 
 #include "gac/builder.h"
@@ -37,6 +40,11 @@ static int param_index(const gac_function *f, uint32_t param) {
     k++;
   }
   return -1;
+}
+
+/* The call whose callee operand u is, or NULL. */
+static gac_inst *call_of(gac_operand *u) {
+  return u->inst->opcode == SpvOpFunctionCall && u == &u->inst->operands[2] ? u->inst : NULL;
 }
 
 /* The Workgroup variable whose start `arg` is (an access chain of constant
@@ -106,8 +114,8 @@ bool pipeline_param_callers(pipeliner *P, buffer_info *bi) {
   if (lower_is_entry_point(m, fn))
     return kernel_argument(P, bi);
   for (gac_operand *u = gac_first_use(m, fn); u; u = u->next_use) {
-    gac_inst *call = u->inst;
-    if (call->opcode != SpvOpFunctionCall || u != &call->operands[2])
+    gac_inst *call = call_of(u);
+    if (!call)
       continue;
     calls++;
     uint32_t arg = gac_operand_word(call, 3 + (unsigned)index);
@@ -154,24 +162,6 @@ bool pipeline_param_callers(pipeliner *P, buffer_info *bi) {
   return true;
 }
 
-/* The first instruction of f's entry block after its variables: where
- * pointers every use shares are made. */
-static gac_inst *entry_point_of(gac_function *f) {
-  gac_inst *first = f->first_block->insts.first->next;
-  while (first && first->opcode == SpvOpVariable)
-    first = first->next;
-  return first;
-}
-
-/* Every use of `old` in function g (but `keep`) takes `id` instead. */
-static void replace_in_function(gac_module *m, uint32_t old, uint32_t id, const gac_function *g, const gac_inst *keep) {
-  for (gac_operand *u = gac_first_use(m, old), *next; u; u = next) {
-    next = u->next_use;
-    if (gac_inst_function(u->inst) == g && u->inst != keep)
-      gac_inst_set_id_operand(m, u->inst, (unsigned)(u - u->inst->operands), id);
-  }
-}
-
 /* The parameter becomes a pointer to [V x [N x T]], as a kernel's own array
  * does (pipeline_add_versions), so that --check-async sees the versions; its
  * uses go through a pointer to element 0 of version 0 made at the entry,
@@ -181,61 +171,31 @@ void pipeline_add_param_versions(pipeliner *P, buffer_info *bi) {
   gac_function *f = P->f;
   gac_inst *param = gac_def(m, bi->var);
   uint32_t elem_ptr = param->type_id, fn = f->def->result_id;
-  int index = param_index(f, bi->var);
-  uint32_t u32 = gac_type_int(m, 32, 0), one = 0; /* [N x T]: the callers' array type (pipeline_param_callers) */
-  for (gac_operand *u = gac_first_use(m, fn); u && !one; u = u->next_use)
-    if (u->inst->opcode == SpvOpFunctionCall && u == &u->inst->operands[2])
-      one = gac_def(m, array_start(m, gac_operand_word(u->inst, 3 + (unsigned)index))->type_id)->words[3];
-  uint32_t versioned = gac_type_array(m, one, gac_constant_int(m, u32, bi->versions));
-  uint32_t versioned_ptr = gac_type_pointer(m, SpvStorageClassWorkgroup, versioned);
-  uint32_t zero = gac_constant_int(m, u32, 0);
-  for (gac_operand *u = gac_first_use(m, fn), *next; u; u = next) {
-    next = u->next_use;
-    gac_inst *call = u->inst;
-    if (call->opcode != SpvOpFunctionCall || u != &call->operands[2])
+  unsigned index = (unsigned)param_index(f, bi->var);
+  uint32_t versioned_ptr = 0;
+  /* Each array the calls pass, once: [V x [N x T]], passed whole. */
+  for (gac_operand *u = gac_first_use(m, fn); u; u = u->next_use) {
+    gac_inst *call = call_of(u), *var = call ? array_start(m, gac_operand_word(call, 3 + index)) : NULL;
+    if (!var || var->type_id == versioned_ptr)
       continue;
-    gac_inst *var = array_start(m, gac_operand_word(call, 3 + (unsigned)index));
-    if (!var || var->type_id == versioned_ptr) /* an array an earlier call passed, already versioned */
-      continue;
-    gac_builder g = gac_builder_at_end(m, &m->sections[GAC_SECTION_GLOBAL]); /* after its new types */
-    uint32_t nv = gac_build_ops(&g, SpvOpVariable, versioned_ptr, GAC_NEW_ID, GAC_LIT(SpvStorageClassWorkgroup))->result_id;
-    /* Each function that uses the array reaches it through its version 0. */
-    gac_foreach_function(h, m) {
-      bool uses = false;
-      for (gac_operand *w = gac_first_use(m, var->result_id); w && !uses; w = w->next_use)
-        uses = gac_inst_function(w->inst) == h;
-      if (!uses)
-        continue;
-      gac_builder e = gac_builder_before(m, entry_point_of(h));
-      uint32_t v0 = gac_build_ops(&e, SpvOpInBoundsAccessChain, var->type_id, GAC_NEW_ID, GAC_ID(nv), GAC_ID(zero))->result_id;
-      replace_in_function(m, var->result_id, v0, h, gac_def(m, v0));
-    }
-    gac_replace_all_uses(m, var->result_id, nv); /* names, decorations, interfaces */
-    gac_inst_remove(m, var);
-    /* The calls pass the versioned array. */
+    uint32_t nv = pipeline_version_variable(P, var, bi->versions, NULL);
+    versioned_ptr = gac_def(m, nv)->type_id;
     for (gac_operand *w = gac_first_use(m, fn); w; w = w->next_use)
-      if (w->inst->opcode == SpvOpFunctionCall && w == &w->inst->operands[2]) {
-        gac_inst *c = w->inst;
-        gac_inst *a = gac_def(m, gac_operand_word(c, 3 + (unsigned)index));
-        /* the argument: nv's version 0 (v0 above), then chains of zeros */
-        while (a && a->opcode != SpvOpVariable && gac_def(m, gac_operand_word(a, 2)) &&
-               gac_operand_word(a, 2) != nv)
-          a = gac_def(m, gac_operand_word(a, 2));
-        if (a && a->opcode != SpvOpVariable && gac_operand_word(a, 2) == nv)
-          gac_inst_set_id_operand(m, c, 3 + (unsigned)index, nv);
-      }
+      if (call_of(w) && array_start(m, gac_operand_word(w->inst, 3 + index)) == gac_def(m, nv))
+        gac_inst_set_id_operand(m, w->inst, 3 + index, nv);
   }
-  /* The helper: the parameter's new type, and its uses through version 0. */
+  /* The helper: the parameter's new type, and its uses through &p[0][0]. */
   const gac_inst *ftype = gac_def(m, f->def->words[4]);
-  uint32_t types[64];
-  unsigned nt = ftype->num_words - 3 < 64 ? ftype->num_words - 3 : 64;
-  for (unsigned k = 0; k < nt; k++)
-    types[k] = ftype->words[3 + k];
+  unsigned nt = ftype->num_words - 3;
+  uint32_t *types = malloc(nt * sizeof *types);
+  memcpy(types, &ftype->words[3], nt * sizeof *types);
   types[index] = versioned_ptr;
   gac_inst_set_id_operand(m, f->def, 3, gac_type_function(m, ftype->words[2], types, nt));
+  free(types);
   gac_inst_set_id_operand(m, param, 0, versioned_ptr);
-  gac_builder e = gac_builder_before(m, entry_point_of(f));
+  gac_builder e = gac_builder_before(m, pipeline_entry_point(f));
+  uint32_t zero = pipeline_iv_const(P, 0);
   bi->base_ptr = gac_build_ops(&e, SpvOpInBoundsAccessChain, elem_ptr, GAC_NEW_ID, GAC_ID(bi->var), GAC_ID(zero),
                                GAC_ID(zero))->result_id;
-  replace_in_function(m, bi->var, bi->base_ptr, f, gac_def(m, bi->base_ptr));
+  pipeline_replace_in_function(m, bi->var, bi->base_ptr, f, gac_def(m, bi->base_ptr));
 }
