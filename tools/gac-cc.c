@@ -42,6 +42,8 @@ static void usage(FILE *out) {
         "  --ptx-occupancy  With --emit=ptx: .maxnreg on a fixed-size kernel where ptxas\n"
         "                   says it fits one more block per multiprocessor unspilled.\n"
         "  --ptx-cp-async-l1  With --emit=ptx: 16-byte cp.async units through L1 (.ca).\n"
+        "  --ptx-keep-tile-loads  With --emit=ptx: loads of global memory stored to local\n"
+        "                   memory before a barrier stay loads (not cp.async).\n"
         "                   -cl-fast-relaxed-math also selects fast math for ptx/amdgcn.\n"
         "  -m32             A 32-bit device (spir); default 64-bit (spir64).\n"
         "  -cl-std=CLx.y    OpenCL C version (default CL1.2).\n"
@@ -82,6 +84,7 @@ int main(int argc, char **argv) {
   gac_ptx_abi abi = GAC_PTX_ABI_CUDA; /* --ptx-abi= */
   bool occupancy = false;             /* --ptx-occupancy */
   bool cp_async_l1 = false;           /* --ptx-cp-async-l1 */
+  bool keep_tile_loads = false;       /* --ptx-keep-tile-loads */
   char *user[MAX_ARGS];
   unsigned n_user = 0;
   for (int i = 1; i < argc; i++) {
@@ -113,6 +116,8 @@ int main(int argc, char **argv) {
       occupancy = true;
     } else if (strcmp(a, "--ptx-cp-async-l1") == 0) {
       cp_async_l1 = true;
+    } else if (strcmp(a, "--ptx-keep-tile-loads") == 0) {
+      keep_tile_loads = true;
     } else if (strncmp(a, "--ptx-abi=", 10) == 0) {
       if (strcmp(a + 10, "cuda") != 0 && strcmp(a + 10, "opencl") != 0)
         return usage_error("expected --ptx-abi=cuda or opencl: ", a);
@@ -221,7 +226,8 @@ int main(int argc, char **argv) {
                                .warp_specialize = warp_specialize,
                                .abi = abi,
                                .tune_occupancy = occupancy,
-                               .cp_async_l1 = cp_async_l1};
+                               .cp_async_l1 = cp_async_l1,
+                               .keep_tile_loads = keep_tile_loads};
       ok = gac_emit_ptx(m, &popts, &code, &code_size, &diag);
     } else {
       size_t len = strlen(output);

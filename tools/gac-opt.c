@@ -57,6 +57,9 @@ static void usage(FILE *out) {
         "  --ptx-occupancy     With --emit=ptx: .maxnreg on a fixed-size kernel where\n"
         "                      ptxas says it fits one more block per multiprocessor\n"
         "                      without spilling (docs/PTX.md).\n"
+        "  --ptx-keep-tile-loads  With --emit=ptx: loads of global memory stored to\n"
+        "                      shared memory before a barrier stay loads and stores\n"
+        "                      rather than become cp.async (docs/PTX.md).\n"
         "  --ptx-cp-async-l1   With --emit=ptx: 16-byte cp.async units fill L1 (.ca)\n"
         "                      instead of bypassing it (.cg); faster on some kernels\n"
         "                      under NVIDIA's OpenCL driver, slower on others\n"
@@ -126,6 +129,7 @@ int main(int argc, char **argv) {
   gac_ptx_abi abi = GAC_PTX_ABI_CUDA; /* --ptx-abi= */
   bool occupancy = false;             /* --ptx-occupancy */
   bool cp_async_l1 = false;           /* --ptx-cp-async-l1 */
+  bool keep_tile_loads = false;       /* --ptx-keep-tile-loads */
   bool fast_math = false;
   int target_env = -1;
   pass_request passes[MAX_PASSES];
@@ -162,6 +166,8 @@ int main(int argc, char **argv) {
       occupancy = true;
     } else if (strcmp(a, "--ptx-cp-async-l1") == 0) {
       cp_async_l1 = true;
+    } else if (strcmp(a, "--ptx-keep-tile-loads") == 0) {
+      keep_tile_loads = true;
     } else if (strncmp(a, "--ptx-abi=", 10) == 0) {
       if (strcmp(a + 10, "cuda") != 0 && strcmp(a + 10, "opencl") != 0)
         return usage_error("--ptx-abi=%s: expected cuda or opencl", a + 10);
@@ -287,7 +293,8 @@ int main(int argc, char **argv) {
     char *ptx;
     size_t ptx_size;
     gac_ptx_options popts = {.sm = sm, .fast_relaxed_math = fast_math, .warp_specialize = warp_specialize, .abi = abi,
-                             .tune_occupancy = occupancy, .cp_async_l1 = cp_async_l1};
+                             .tune_occupancy = occupancy, .cp_async_l1 = cp_async_l1,
+                             .keep_tile_loads = keep_tile_loads};
     ok = gac_emit_ptx(m, &popts, &ptx, &ptx_size, &diag);
     if (!report(&diag, source) || !ok || !write_file_atomic(output, ptx, ptx_size))
       status = EXIT_INVALID;

@@ -222,6 +222,8 @@ static variant clblast_variants[MAX_ROWS] = {
     {"xgemm", "gac.sm90", "gac sm90 as is"},
     {"xgemm", "tuned.sm80", "gac sm80 as is, tuned"}, /* LLVM options and --ptx-occupancy */
     {"xgemm", "tuned.sm90", "gac sm90 as is, tuned"},
+    {"xgemm", "kept.sm80", "gac sm80 as is, loads kept"}, /* --ptx-keep-tile-loads */
+    {"xgemm", "kept.sm90", "gac sm90 as is, loads kept"},
     {"xgemm_2d", "1d", "nvidia 2D as 1D copies"},
     {"xgemm_2d", "plain", "nvidia 2D as plain loads"},
     {"xgemm_2d", "unpipelined.sm80", "gac sm80 2D copies"},

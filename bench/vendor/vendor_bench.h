@@ -8,7 +8,7 @@
 
 #include "nvcl.h"
 
-enum { WARMUP = 3, REPS = 21, MAX_ROWS = 16 };
+enum { WARMUP = 3, REPS = 21, MAX_ROWS = 24 };
 
 typedef struct row {
   char label[48];

@@ -62,6 +62,8 @@ typedef struct gac_ptx_options {
                              multiprocessor without spilling (gac_ptx_tune_occupancy) */
   bool cp_async_l1;       /* --ptx-cp-async-l1: 16-byte cp.async units fill L1 (.ca) rather than
                              bypass it (.cg, the default); docs/VENDOR.md has where each wins */
+  bool keep_tile_loads;   /* --ptx-keep-tile-loads: global-to-local loads and stores before a
+                             barrier stay as written rather than become cp.async (docs/PTX.md) */
 } gac_ptx_options;
 
 /* Validates m, lowers its copies and queues for PTX (m is changed), bridges

@@ -511,7 +511,7 @@ bool gac_gpu_from_bitcode(const gac_gpu_target *t, const void *options, const vo
     /* gac_gpu_set_skip_llvm_codegen: gac's own last pass on the module as
      * it is, which must stay valid, and that module as text. */
     if (t->after_optimize)
-      t->after_optimize(mod);
+      t->after_optimize(mod, options);
     if (LLVMVerifyModule(mod, LLVMReturnStatusAction, &error)) {
       llvm_error(diag, rule_name(t, "internal", r, sizeof r),
                  "internal error: the LLVM module is invalid after gac's last pass", error);
@@ -534,7 +534,7 @@ bool gac_gpu_from_bitcode(const gac_gpu_target *t, const void *options, const vo
     LLVMErrorRef e = LLVMRunPasses(mod, "default<O3>", tm, pass_options);
     LLVMDisposePassBuilderOptions(pass_options);
     if (!e && t->after_optimize)
-      t->after_optimize(mod);
+      t->after_optimize(mod, options);
     if (e) {
       char *message = LLVMGetErrorMessage(e);
       gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, rule_name(t, "internal", r, sizeof r),

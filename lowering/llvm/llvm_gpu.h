@@ -36,7 +36,7 @@ typedef struct gac_gpu_target {
    * diagnostics naming what is missing. */
   bool (*define_library)(LLVMModuleRef mod, const void *options, gac_diag *diag);
   /* After default<O3>, before code generation (may be NULL). */
-  void (*after_optimize)(LLVMModuleRef mod);
+  void (*after_optimize)(LLVMModuleRef mod, const void *options);
 } gac_gpu_target;
 
 /* Parses the bitcode, retargets it (triple, data layout, address spaces,

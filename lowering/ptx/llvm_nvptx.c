@@ -5,7 +5,8 @@
  * stay pointers, which that driver fills in), kernels as ptx_kernel with
  * nvvm.annotations, constant memory in global memory, the builtins
  * (nvvm_builtins.c) and the OpenCL C library (opencl_library.c), and after
- * O3 the removal of redundant barriers (redundant_barriers.c). */
+ * O3 cooperative tile loads as cp.async (async_tile_loads.c) and the removal
+ * of redundant barriers (redundant_barriers.c). */
 #include <stdio.h>
 #include <string.h>
 
@@ -85,7 +86,12 @@ static bool define_library(LLVMModuleRef mod, const void *options, gac_diag *dia
   return gac_ptx_define_builtins(mod, o->abi, diag) && gac_ptx_link_opencl_library(mod, o->fast_relaxed_math, diag);
 }
 
-static void after_optimize(LLVMModuleRef mod) { gac_ptx_remove_redundant_barriers(mod); }
+static void after_optimize(LLVMModuleRef mod, const void *options) {
+  const gac_ptx_options *o = options;
+  if (!o->keep_tile_loads)
+    gac_ptx_async_tile_loads(mod, o->cp_async_l1);
+  gac_ptx_remove_redundant_barriers(mod);
+}
 
 #define NVPTX_TARGET(TRIPLE, IN_PLACE)                                                                            \
   {                                                                                                                \

@@ -17,7 +17,9 @@
 
 enum { MAX_BLOCKS = 64 };
 
-static bool called_is(LLVMValueRef call, const char *prefix) {
+bool gac_ptx_calls(LLVMValueRef call, const char *prefix) {
+  if (!LLVMIsACallInst(call))
+    return false;
   LLVMValueRef callee = LLVMGetCalledValue(call);
   if (!callee || !LLVMIsAFunction(callee))
     return false;
@@ -26,7 +28,18 @@ static bool called_is(LLVMValueRef call, const char *prefix) {
   return strncmp(name, prefix, strlen(prefix)) == 0;
 }
 
-static bool is_barrier(LLVMValueRef i) { return LLVMIsACallInst(i) && called_is(i, "llvm.nvvm.barrier0"); }
+bool gac_ptx_is_barrier(LLVMValueRef i) { return LLVMIsACallInst(i) && gac_ptx_calls(i, "llvm.nvvm.barrier0"); }
+
+bool gac_ptx_call_touches_memory(LLVMValueRef call) {
+  static const char *const harmless[] = {
+      "llvm.nvvm.read.ptx.sreg.", "llvm.nvvm.cp.async.wait.", "llvm.nvvm.cp.async.commit.group",
+      "llvm.fmuladd.", "llvm.fma.", "llvm.lifetime.", "llvm.assume", "llvm.umin.", "llvm.umax.",
+      "llvm.smin.", "llvm.smax.", "llvm.abs."};
+  for (size_t k = 0; k < sizeof harmless / sizeof harmless[0]; k++)
+    if (gac_ptx_calls(call, harmless[k]))
+      return false;
+  return true; /* inline assembly (cp.async, mbarriers, bulk copies) and any other call */
+}
 
 /* Whether i may read or write memory (or does anything a barrier orders). */
 static bool touches_memory(LLVMValueRef i) {
@@ -40,16 +53,8 @@ static bool touches_memory(LLVMValueRef i) {
   case LLVMInvoke:
   case LLVMCallBr:
     return true;
-  case LLVMCall: {
-    static const char *const harmless[] = {
-        "llvm.nvvm.read.ptx.sreg.", "llvm.nvvm.cp.async.wait.", "llvm.nvvm.cp.async.commit.group",
-        "llvm.fmuladd.", "llvm.fma.", "llvm.lifetime.", "llvm.assume", "llvm.umin.", "llvm.umax.",
-        "llvm.smin.", "llvm.smax.", "llvm.abs."};
-    for (size_t k = 0; k < sizeof harmless / sizeof harmless[0]; k++)
-      if (called_is(i, harmless[k]))
-        return false;
-    return true; /* inline assembly (cp.async, mbarriers, bulk copies) and any other call */
-  }
+  case LLVMCall:
+    return gac_ptx_call_touches_memory(i);
   default:
     return false;
   }
@@ -67,7 +72,7 @@ static bool barrier_first(LLVMValueRef from) {
     LLVMValueRef i = start[num_work];
     bool met = false;
     for (; i && !met; i = LLVMGetNextInstruction(i)) {
-      if (is_barrier(i))
+      if (gac_ptx_is_barrier(i))
         met = true;
       else if (touches_memory(i))
         return false;
@@ -100,7 +105,7 @@ unsigned gac_ptx_remove_redundant_barriers(LLVMModuleRef mod) {
     for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(f); b; b = LLVMGetNextBasicBlock(b))
       for (LLVMValueRef i = LLVMGetFirstInstruction(b), next; i; i = next) {
         next = LLVMGetNextInstruction(i);
-        if (is_barrier(i) && next && barrier_first(next)) {
+        if (gac_ptx_is_barrier(i) && next && barrier_first(next)) {
           LLVMInstructionEraseFromParent(i);
           removed++;
         }
