@@ -179,6 +179,52 @@ static bool run_float_kernel(const gac_backend *o, void *k, arg *args, unsigned 
   return ok;
 }
 
+/* ---- tiles loaded with plain code (tile_loads.cl; cp.async on the PTX path) ---- */
+
+enum { TL = 64 }; /* tile_loads.cl's L */
+
+/* kernel "tile_sum", "twice" or "read_back" over `groups` groups of TL
+ * work-items; read_back with `rows` rows of its tile loaded (1-4). */
+static bool run_tile_loads(const gac_backend *o, const char *kernel, size_t groups, int rows, double *ms, char *why,
+                           size_t why_len) {
+  void *k = o->load(o->self, "tile-loads", kernel, why, why_len);
+  if (!k)
+    return false;
+  size_t items = groups * TL, in_n = 4 * 4 * items, out_n = 4 * 2 * items; /* floats */
+  float *a = small_ints(in_n, 6), *b = small_ints(in_n, 7), *out = calloc(out_n, sizeof(float)),
+        *want = calloc(out_n, sizeof(float));
+  int where[TL];
+  for (int l = 0; l < TL; l++)
+    where[l] = l;
+  for (size_t g = 0; g < items; g++)
+    for (size_t c = 0; c < 4; c++) {
+      size_t grp = g / TL, l = g % TL, first = grp * TL; /* first work-item of its group */
+      if (!strcmp(kernel, "tile_sum")) {
+        size_t base = grp * 2 * TL;
+        want[(2 * g) * 4 + c] = a[(base + 2 * TL - 1 - l) * 4 + c] + b[(base + (l ^ 1)) * 4 + c];
+        want[(2 * g + 1) * 4 + c] = a[(base + l) * 4 + c] * b[(base + 2 * TL - 1 - l) * 4 + c];
+      } else if (!strcmp(kernel, "twice")) {
+        want[g * 4 + c] = b[(first + TL - 1 - l) * 4 + c];
+      } else {
+        float sum = a[g * 4 + c];
+        for (int r = 0; r < rows; r++)
+          sum += a[(first + TL - 1 - l + (size_t)r * items) * 4 + c];
+        want[g * 4 + c] = sum;
+      }
+    }
+  arg tile_sum_args[] = {BUF(a, in_n * sizeof(float)), BUF(b, in_n * sizeof(float)), BUF(out, out_n * sizeof(float))};
+  arg twice_args[] = {BUF(a, in_n * sizeof(float)), BUF(b, in_n * sizeof(float)), BUF(where, sizeof where),
+                      BUF(out, out_n * sizeof(float))};
+  arg read_back_args[] = {BUF(a, in_n * sizeof(float)), BUF(out, out_n * sizeof(float)), I32(rows)};
+  bool sum = !strcmp(kernel, "tile_sum"), two = !strcmp(kernel, "twice");
+  arg *args = sum ? tile_sum_args : two ? twice_args : read_back_args;
+  unsigned nargs = sum ? 3 : two ? 4 : 3;
+  size_t global = items, local = TL;
+  bool ok = run_float_kernel(o, k, args, nargs, 1, &global, &local, a, out, want, out_n, ms, why, why_len);
+  free(b);
+  return ok;
+}
+
 static bool run_stencil(const gac_backend *o, size_t n, double *ms, char *why, size_t why_len) {
   void *k = o->load(o->self, "compute", "stencil", why, why_len);
   if (!k)
@@ -584,6 +630,17 @@ unsigned gac_conformance_suite(const gac_backend *o) {
           run_matmul(o, helper_programs[i], off ? "matmul_helper_off" : "matmul_helper", sizes[off], off, &ms, why,
                      sizeof why));
     }
+  /* Tiles loaded with plain code (16-byte units: cp.async on the PTX path). */
+  ROW("tile_sum", "tile-loads: two tiles of 2x64 float4, g=3 l=64",
+      run_tile_loads(o, "tile_sum", 3, 0, &ms, why, sizeof why));
+  ROW("twice", "tile-loads: one element stored twice, the second wins, g=2 l=64",
+      run_tile_loads(o, "twice", 2, 0, &ms, why, sizeof why));
+  for (int rows = 1; rows <= 4; rows += 3) {
+    char params[160];
+    snprintf(params, sizeof params, "tile-loads: read before the barrier, %d row%s in a loop, g=2 l=64", rows,
+             rows == 1 ? "" : "s");
+    ROW("read_back", params, run_tile_loads(o, "read_back", 2, rows, &ms, why, sizeof why));
+  }
   /* Loops shorter than the pipeline (0-2 tiles: the guarded prologue and
    * epilogue select the carried values) and longer. */
   static const uint32_t carried_tiles[] = {0, 1, 2, 3, 7};
