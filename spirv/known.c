@@ -83,7 +83,12 @@ static bool launched_kernel(gac_module *m, uint32_t fn, uint64_t size[3]) {
   return is_entry_point(m, fn) && local_size_mode(m, fn, GAC_LOCAL_SIZE_EVERY_LAUNCH, size) && !called(m, fn);
 }
 
-static bool every_launch(gac_module *m, uint32_t fn, uint64_t size[3]) {
+/* Callers are followed up to this depth: OpenCL C has no recursion, and
+ * llvm-spirv adds one level (an entry point that wraps the kernel's own
+ * function), so a kernel's helper is two calls from its launch. */
+enum { MAX_CALL_DEPTH = 8 };
+
+static bool every_launch(gac_module *m, uint32_t fn, uint64_t size[3], unsigned depth) {
   if (is_entry_point(m, fn))
     return launched_kernel(m, fn, size);
   bool known = false;
@@ -92,7 +97,7 @@ static bool every_launch(gac_module *m, uint32_t fn, uint64_t size[3]) {
       continue;
     gac_block *blk = gac_inst_block(u->inst);
     uint64_t caller[3];
-    if (!blk || !launched_kernel(m, blk->function->def->result_id, caller))
+    if (!blk || depth == MAX_CALL_DEPTH || !every_launch(m, blk->function->def->result_id, caller, depth + 1))
       return false;
     if (known && (caller[0] != size[0] || caller[1] != size[1] || caller[2] != size[2]))
       return false;
@@ -129,7 +134,7 @@ static bool bound(const gac_module *m, uint32_t fn, uint64_t size[3]) {
 }
 
 bool gac_local_size(gac_module *m, uint32_t function, gac_local_size_rule rule, uint64_t size[3]) {
-  return rule == GAC_LOCAL_SIZE_BOUND ? bound(m, function, size) : every_launch(m, function, size);
+  return rule == GAC_LOCAL_SIZE_BOUND ? bound(m, function, size) : every_launch(m, function, size, 0);
 }
 
 gac_memory_use gac_opencl_std_memory_use(const gac_module *m, const gac_inst *inst, unsigned *operand) {

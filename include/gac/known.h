@@ -37,8 +37,10 @@ bool gac_type_size(const gac_module *m, uint32_t type, gac_size_rule rule, uint6
 typedef enum gac_local_size_rule {
   /* The size of every launch, for code that divides work by it: the
    * function is an entry point with a LocalSize that no function calls,
-   * or every OpFunctionCall of it is in such an entry point and they all
-   * have the same size. A LocalSize with a 0 is none; if a kernel declares
+   * or every OpFunctionCall of it is in a function whose every launch has
+   * a size (such an entry point, or a function called only from those, and
+   * so on up: a kernel's helper is two calls below its entry point) and
+   * they all have the same size. A LocalSize with a 0 is none; if a kernel declares
    * LocalSize twice, the last one counts. Builds m's use lists. */
   GAC_LOCAL_SIZE_EVERY_LAUNCH,
   /* A bound per dimension, 0 where there is none, for code that bounds
