@@ -11,8 +11,10 @@ bool rt_write_batch(const char *path, uint64_t seed, uint64_t first, unsigned co
   FILE *f = fopen(path, "w");
   if (!f)
     return false;
-  fprintf(f, "/* gac-random seed=%" PRIu64 " first=%" PRIu64 " count=%u select=%d loops=%d reqd=%d noinline=%d wstyped=%d loophelper=%d */\n",
-          seed, first, count, opt->select_events, opt->loops, opt->reqd, opt->noinline, opt->ws_typed, opt->loop_helper);
+  fprintf(f, "/* gac-random seed=%" PRIu64 " first=%" PRIu64 " count=%u select=%d loops=%d reqd=%d noinline=%d wstyped=%d loophelper=%d"
+             " plaincopies=%d */\n",
+          seed, first, count, opt->select_events, opt->loops, opt->reqd, opt->noinline, opt->ws_typed, opt->loop_helper,
+          opt->plain_copies);
   rt_emit_prelude(f);
   rt_case *c = malloc(sizeof *c);
   for (unsigned i = 0; i < count; i++) {
@@ -30,13 +32,14 @@ bool rt_read_batch(const char *path, uint64_t *seed, uint64_t *first, unsigned *
   char line[256] = "";
   bool ok = fgets(line, sizeof line, f) != NULL;
   fclose(f);
-  int sel, loops, reqd, noinline, wstyped = 0, loophelper = 0; /* batches before wstyped=, loophelper= have none */
+  /* batches before wstyped=, loophelper=, plaincopies= have none */
+  int sel, loops, reqd, noinline, wstyped = 0, loophelper = 0, plain = 0;
   ok = ok && sscanf(line,
                     "/* gac-random seed=%" SCNu64 " first=%" SCNu64
-                    " count=%u select=%d loops=%d reqd=%d noinline=%d wstyped=%d loophelper=%d",
-                    seed, first, count, &sel, &loops, &reqd, &noinline, &wstyped, &loophelper) >= 7;
+                    " count=%u select=%d loops=%d reqd=%d noinline=%d wstyped=%d loophelper=%d plaincopies=%d",
+                    seed, first, count, &sel, &loops, &reqd, &noinline, &wstyped, &loophelper, &plain) >= 7;
   if (ok)
-    *opt = (rt_options){sel != 0, loops != 0, reqd != 0, noinline != 0, wstyped != 0, loophelper != 0};
+    *opt = (rt_options){sel != 0, loops != 0, reqd != 0, noinline != 0, wstyped != 0, loophelper != 0, plain != 0};
   return ok;
 }
 

@@ -91,6 +91,54 @@ static void emit_helper(const rt_case *c, const rt_copy *cp, FILE *out) {
   fprintf(out, ", event_t e) {\n  return %s;\n}\n", call);
 }
 
+/* --plain-copies: a copy as plain code, applied where it is issued (as the
+ * model applies it), between two barriers; the barrier after it stands for
+ * the wait. A load into a tile of 16-byte units with literal operands is
+ * what a user of NVIDIA's OpenCL writes (one unit per work-item a round,
+ * the rounds unrolled, the last partial round guarded first so that the
+ * whole rounds share the closing barrier's block: the shape
+ * lowering/ptx/async_tile_loads.c turns into cp.async); any other copy a
+ * loop over its bytes. `src_off` is the source offset's text. */
+static void emit_plain_copy(const rt_case *c, const rt_copy *cp, char x[O_NUM][128], const char *src_off,
+                            const char *ind, FILE *out) {
+  bool L = cp->to_local;
+  char d[32], s[32];
+  if (L) {
+    tile_name(d, sizeof d, cp->tile);
+    base_name(s, sizeof s, cp->gbuf);
+  } else {
+    base_name(d, sizeof d, cp->gbuf);
+    tile_name(s, sizeof s, cp->tile);
+  }
+  const char *doff = L ? x[O_LOFF] : x[O_GOFF], *dline = L ? x[O_LLINE] : x[O_GLINE],
+             *dplane = L ? x[O_LPLANE] : x[O_GPLANE], *sline = L ? x[O_GLINE] : x[O_LLINE],
+             *splane = L ? x[O_GPLANE] : x[O_LPLANE];
+  fprintf(out, "%sbarrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);\n", ind);
+  bool literal = cp->arg[O_PER_LINE] < 0 && cp->arg[O_GOFF] < 0 && cp->arg[O_LOFF] < 0;
+  if (L && cp->form == F_1D && cp->elem == 16 && literal) {
+    uint64_t units = cp->v[O_PER_LINE], full = units / c->local_size, rest = units % c->local_size;
+    fprintf(out, "%s{\n%s  local uint4 *d4 = (local uint4 *)(%s + %s * 16);\n", ind, ind, d, doff);
+    fprintf(out, "%s  const global uint4 *s4 = (const global uint4 *)(%s + %s * 16);\n", ind, s, src_off);
+    if (rest)
+      fprintf(out, "%s  if (get_local_id(0) < %" PRIu64 "u)\n%s    d4[%" PRIu64 "u + get_local_id(0)] = s4[%" PRIu64
+                   "u + get_local_id(0)];\n",
+              ind, rest, ind, full * c->local_size, full * c->local_size);
+    for (uint64_t k = 0; k < full; k++)
+      fprintf(out, "%s  d4[%" PRIu64 "u + get_local_id(0)] = s4[%" PRIu64 "u + get_local_id(0)];\n", ind,
+              k * c->local_size, k * c->local_size);
+    fprintf(out, "%s}\n", ind);
+  } else {
+    fprintf(out,
+            "%sfor (ulong i = get_local_id(0); i < (ulong)%s * %s * %s * %uu; i += get_local_size(0)) {\n"
+            "%s  ulong lb = max((ulong)%s * %uu, 1UL), nl = max((ulong)%s, 1UL);\n"
+            "%s  ulong b = i %% lb, r = i / lb, k = r %% nl, q = r / nl;\n"
+            "%s  %s[(%s + q * %s + k * %s) * %uu + b] = %s[(%s + q * %s + k * %s) * %uu + b];\n%s}\n",
+            ind, x[O_PER_LINE], x[O_LINES], x[O_PLANES], cp->elem, ind, x[O_PER_LINE], cp->elem, x[O_LINES], ind, ind,
+            d, doff, dplane, dline, cp->elem, s, src_off, splane, sline, cp->elem, ind);
+  }
+  fprintf(out, "%sbarrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);\n", ind);
+}
+
 /* One copy op in the kernel, with its wiring (rt.h). */
 static void emit_copy(const rt_case *c, const rt_copy *cp, FILE *out) {
   char x[O_NUM][128], xa[O_NUM][128], d[32], s[32], outv[16], in[16], a[16], b[16];
@@ -102,6 +150,25 @@ static void emit_copy(const rt_case *c, const rt_copy *cp, FILE *out) {
     snprintf(xa[so], sizeof xa[so], "p%d", cp->alt_arg);
   else
     snprintf(xa[so], sizeof xa[so], "%" PRIu64 "UL", cp->alt);
+  if (c->plain) {
+    const char *ind = "  ";
+    if (cp->cond >= 0) {
+      fprintf(out, "  if (p%d) {\n", c->cond_arg[cp->cond]);
+      ind = "    ";
+    }
+    if (cp->alt_cond >= 0) {
+      fprintf(out, "%sif (p%d) {\n", ind, c->cond_arg[cp->alt_cond]);
+      emit_plain_copy(c, cp, x, x[so], cp->cond >= 0 ? "      " : "    ", out);
+      fprintf(out, "%s} else {\n", ind);
+      emit_plain_copy(c, cp, x, xa[so], cp->cond >= 0 ? "      " : "    ", out);
+      fprintf(out, "%s}\n", ind);
+    } else {
+      emit_plain_copy(c, cp, x, x[so], ind, out);
+    }
+    if (cp->cond >= 0)
+      fputs("  }\n", out);
+    return;
+  }
   if (cp->to_local) {
     tile_name(d, sizeof d, cp->tile);
     base_name(s, sizeof s, cp->gbuf);
@@ -271,7 +338,7 @@ void rt_emit(const rt_case *c, FILE *out) {
   bool wl = false, w1 = false, array = false;
   for (unsigned i = 0; i < c->nops; i++) {
     const rt_op *op = &c->ops[i];
-    if (op->kind == OP_COPY && op->u.copy.helper >= 0 && !c->has_loop)
+    if (op->kind == OP_COPY && op->u.copy.helper >= 0 && !c->has_loop && !c->plain)
       emit_helper(c, &op->u.copy, out);
     if (op->kind == OP_WAIT) {
       wl |= op->u.wait.form == W_HELPER_LIST;
@@ -281,6 +348,7 @@ void rt_emit(const rt_case *c, FILE *out) {
   if (c->has_loop && c->loop.in_helper)
     emit_loop_helper(c, out);
   const char *ni = c->noinline_waits ? "__attribute__((noinline)) " : "";
+  wl = wl && !c->plain, w1 = w1 && !c->plain; /* plain copies: no events to wait for */
   if (wl)
     fprintf(out, "%svoid wl_%" PRIu64 "(int n, event_t *l) {\n  wait_group_events(n, l);\n}\n", ni, c->index);
   if (w1)
@@ -334,7 +402,7 @@ void rt_emit(const rt_case *c, FILE *out) {
     fputs("}\n\n", out);
     return;
   }
-  if (c->nvars_used) {
+  if (c->nvars_used && !c->plain) {
     fputs("  event_t", out);
     for (unsigned v = 0; v < c->nvars_used && v < RT_ARRAY_VAR; v++)
       fprintf(out, "%s e%u = 0", v ? "," : "", v);
@@ -355,7 +423,8 @@ void rt_emit(const rt_case *c, FILE *out) {
       emit_copy(c, &op->u.copy, out);
       break;
     case OP_WAIT:
-      emit_wait(c, &op->u.wait, out);
+      if (!c->plain)
+        emit_wait(c, &op->u.wait, out);
       break;
     case OP_BARRIER:
       fputs("  barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);\n", out);

@@ -161,6 +161,9 @@ static bool random_shape(gen *g, rt_copy *cp, uint32_t gbytes, uint32_t lbytes, 
     switch (cp->form) {
     case F_1D:
       v[O_PER_LINE] = rt_range(r, 1, 24 / scale);
+      /* --plain-copies: whole rounds of the work-group's 16-byte units */
+      if (g->o->plain_copies && cp->to_local && cp->elem == 16 && attempt < 6)
+        v[O_PER_LINE] = g->c->local_size * rt_range(r, 1, 2) + (rt_chance(r, 30) ? rt_range(r, 1, 7) : 0);
       v[O_GLINE] = v[O_LLINE] = v[O_PER_LINE];
       break;
     case F_STRIDED:
@@ -247,6 +250,15 @@ static bool random_copy(gen *g, rt_copy *cp, bool to_local) {
     unsigned f = (unsigned)rt_range(r, 0, 99);
     cp->form = f < 20 ? F_1D : f < 30 ? F_STRIDED : f < 65 ? F_2D : F_3D;
     pick_elem(g, cp);
+    /* --plain-copies: half the loads into tiles are tile loads of 16-byte
+     * units, the shape that becomes cp.async on the PTX path. */
+    if (g->o->plain_copies && to_local && rt_chance(r, 50)) {
+      static const int sixteen[] = {9, 10, 11, 12}; /* int3, float4, long2, uchar16 */
+      cp->form = F_1D;
+      cp->type = sixteen[rt_range(r, 0, 3)];
+      cp->elem = rt_types[cp->type].size;
+      cp->v[O_ELEM] = cp->elem;
+    }
     uint32_t gbytes = to_local ? c->region[cp->gbuf] : c->copy_area[cp->gbuf];
     if (!random_shape(g, cp, gbytes, c->tile_size[cp->tile], false))
       continue;
@@ -624,7 +636,8 @@ void rt_generate(uint64_t seed, uint64_t index, const rt_options *opt, rt_case *
   }
 
   c->noinline_waits = opt->noinline && rt_chance(r, 50);
-  if (opt->loops && rt_chance(r, 20)) {
+  c->plain = opt->plain_copies;
+  if (opt->loops && !opt->plain_copies && rt_chance(r, 20)) {
     gen_loop(&g);
     return;
   }

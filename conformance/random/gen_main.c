@@ -1,6 +1,6 @@
 /* gac-random-gen: writes a batch of random async-copy kernels.
  *
- * Usage: gac-random-gen [--select-events] [--no-loops] [--no-reqd] [--noinline] [--ws-typed] [--loop-helper] SEED FIRST COUNT OUT.cl
+ * Usage: gac-random-gen [--select-events] [--no-loops] [--no-reqd] [--noinline] [--ws-typed] [--loop-helper] [--plain-copies] SEED FIRST COUNT OUT.cl
  *   cases FIRST .. FIRST+COUNT-1 of SEED, kernels k<index>; the first line
  *   records what the runners need to make the same cases again.
  *        gac-random-gen --print SEED INDEX   the one case's kernel on stdout */
@@ -27,6 +27,8 @@ int main(int argc, char **argv) {
       opt.noinline = true;
     else if (strcmp(argv[i], "--loop-helper") == 0)
       opt.loop_helper = true;
+    else if (strcmp(argv[i], "--plain-copies") == 0)
+      opt.plain_copies = true;
     else if (strcmp(argv[i], "--print") == 0)
       print = true;
     else if (npos < 4)
@@ -51,7 +53,7 @@ int main(int argc, char **argv) {
     return 0;
   }
   if (npos != 4) {
-    fprintf(stderr, "usage: gac-random-gen [--select-events] [--no-loops] [--no-reqd] [--noinline] [--ws-typed] SEED FIRST COUNT OUT.cl\n"
+    fprintf(stderr, "usage: gac-random-gen [--select-events] [--no-loops] [--no-reqd] [--noinline] [--ws-typed] [--loop-helper] [--plain-copies] SEED FIRST COUNT OUT.cl\n"
                     "       gac-random-gen [options] --print SEED INDEX\n");
     return 2;
   }

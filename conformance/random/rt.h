@@ -113,6 +113,7 @@ typedef struct rt_case {
   bool region_is_arg; int region_arg[RT_MAX_GBUF];
   bool has_loop;
   bool noinline_waits; /* the wait helpers are noinline */
+  bool plain;          /* rt_options.plain_copies */
   rt_loop loop;
   unsigned nvars_used; /* highest event variable + 1 */
 } rt_case;
@@ -133,6 +134,8 @@ typedef struct rt_options {
   bool noinline;      /* noinline helpers (PoCL 3.1 cannot link them from SPIR: README.md) */
   bool ws_typed;      /* typed 1D copies in loops with reqd_work_group_size (sm90ws refuses them) */
   bool loop_helper;   /* half the pipelined loops in a helper taking the tiles as __local pointers */
+  bool plain_copies;  /* every copy as plain code between barriers, no events, no loops: on the
+                         PTX path its 16-byte tile loads become cp.async (async_tile_loads.c) */
 } rt_options;
 
 void rt_generate(uint64_t seed, uint64_t index, const rt_options *opt, rt_case *c);
@@ -172,7 +175,8 @@ static inline bool rt_chance(rt_rng *r, unsigned percent) { return rt_next(r) % 
 
 /* A batch file starts with this line; the runners read the cases' seed,
  * indices and options from it:
- * / * gac-random seed=S first=F count=N select=0|1 loops=0|1 reqd=0|1 noinline=0|1 wstyped=0|1 loophelper=0|1 * / */
+ * / * gac-random seed=S first=F count=N select=0|1 loops=0|1 reqd=0|1 noinline=0|1 wstyped=0|1 loophelper=0|1
+ *   plaincopies=0|1 * / */
 bool rt_write_batch(const char *path, uint64_t seed, uint64_t first, unsigned count, const rt_options *opt);
 bool rt_read_batch(const char *path, uint64_t *seed, uint64_t *first, unsigned *count, rt_options *opt);
 /* A whole file, NUL-terminated (its size in *size if size is not NULL); NULL if unreadable. */
