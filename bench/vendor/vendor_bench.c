@@ -209,7 +209,13 @@ static variant variants[MAX_ROWS] = {
     {NULL, "unpipelined.l1.sm80", "gac sm80 unpipelined .ca"}, /* --ptx-cp-async-l1 */
     {NULL, "pipelined.l1.sm80", "gac sm80 pipelined .ca"},
 };
-static unsigned num_variants = 8;
+/* The rows of a list: those the initialiser gave (the rest are zero). */
+static unsigned listed(const variant *v) {
+  unsigned n = 0;
+  while (n < MAX_ROWS && v[n].label)
+    n++;
+  return n;
+}
 
 /* CLBlast's Xgemm (bench/vendor/clblast): as it is, through NVIDIA's
  * compiler and through gac; and with its tile loads as 2D copies
@@ -232,10 +238,10 @@ static variant clblast_variants[MAX_ROWS] = {
     {"xgemm_2d", "pipelined3.sm80", "gac sm80 2D pipelined 3st"},
     {"xgemm_2d", "pipelined3.sm90", "gac sm90 2D pipelined 3st"},
 };
-static unsigned num_clblast_variants = 13;
 
 /* Appends a row to both lists (while they have room). */
 static void add_variant(const char *clblast_file, const char *how, const char *label) {
+  unsigned num_variants = listed(variants), num_clblast_variants = listed(clblast_variants);
   if (num_variants < MAX_ROWS - 1)
     variants[num_variants++] = (variant){NULL, how, label};
   if (num_clblast_variants < MAX_ROWS - 1)
@@ -373,7 +379,7 @@ static bool bench_sgemm(const gemm_case *g, unsigned n) {
   if (!g->clblast)
     global[0] = n / g->tile * g->local[0], global[1] = n / g->tile * g->local[1];
   const variant *vs = g->variants ? g->variants : variants;
-  unsigned nv = g->variants ? g->num_variants : num_variants;
+  unsigned nv = g->variants ? g->num_variants : listed(variants);
   cl_kernel ks[MAX_ROWS] = {0};
   cl_program ps[MAX_ROWS] = {0};
   /* Each variant is built and checked, then all are timed taking turns:
@@ -472,7 +478,7 @@ static bool bench_stencil(unsigned n, unsigned count) {
   size_t global[2] = {n, n / (32 * count) * 8}, local[2] = {32, 8};
   cl_kernel ks[MAX_ROWS] = {0};
   cl_program ps[MAX_ROWS] = {0};
-  for (unsigned v = 0; v < num_variants; v++) { /* built and checked; then timed taking turns */
+  for (unsigned v = 0; v < listed(variants); v++) { /* built and checked; then timed taking turns */
     row *r = &rows[nr++];
     memset(r, 0, sizeof *r);
     snprintf(r->label, sizeof r->label, "%s", variants[v].label);
@@ -530,7 +536,7 @@ int main(int argc, char **argv) {
          cl.platform_name, cl.driver_version);
   static const gemm_case sgemm = {"sgemm", "sgemm", {32, 8}, 32, false, NULL, 0};
   static const gemm_case sgemm_fast = {"sgemm_fast", "sgemm_fast", {16, 16}, 128, false, NULL, 0};
-  const gemm_case xgemm = {"xgemm", "Xgemm", {8, 16}, 0, true, clblast_variants, num_clblast_variants};
+  const gemm_case xgemm = {"xgemm", "Xgemm", {8, 16}, 0, true, clblast_variants, listed(clblast_variants)};
   bool ok = true;
   if (wanted("sgemm"))
     ok &= bench_sgemm(&sgemm, 4096);
