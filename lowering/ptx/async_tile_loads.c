@@ -57,19 +57,8 @@ static bool has_own_copies(LLVMValueRef f) {
 /* Whether i may write memory the way a later read of global memory could
  * see (stores and atomics anywhere, fences, calls that are not arithmetic). */
 static bool may_write(LLVMValueRef i) {
-  switch (LLVMGetInstructionOpcode(i)) {
-  case LLVMStore:
-  case LLVMAtomicRMW:
-  case LLVMAtomicCmpXchg:
-  case LLVMFence:
-  case LLVMInvoke:
-  case LLVMCallBr:
-    return true;
-  case LLVMCall:
-    return gac_ptx_call_touches_memory(i);
-  default:
-    return false;
-  }
+  LLVMOpcode op = LLVMGetInstructionOpcode(i);
+  return op != LLVMLoad && op != LLVMVAArg && gac_ptx_touches_memory(i);
 }
 
 /* Whether i, met between a candidate and the barrier, keeps the candidate:
@@ -78,7 +67,7 @@ static bool harmless_after(LLVMValueRef i) {
   if (LLVMGetInstructionOpcode(i) == LLVMLoad)
     return address_space(LLVMGetOperand(i, 0)) == GLOBAL_AS && !LLVMGetVolatile(i) &&
            LLVMGetOrdering(i) == LLVMAtomicOrderingNotAtomic;
-  return !may_write(i) && LLVMGetInstructionOpcode(i) != LLVMVAArg;
+  return !gac_ptx_touches_memory(i);
 }
 
 /* The load s stores, if s is a candidate (above): its size in *bytes. */

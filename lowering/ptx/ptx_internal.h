@@ -30,12 +30,13 @@ bool gac_ptx_link_opencl_library(LLVMModuleRef mod, bool fast_math, gac_diag *di
 unsigned gac_ptx_remove_redundant_barriers(LLVMModuleRef mod);
 
 /* Whether i calls a function whose name starts with prefix; whether i is a
- * work-group barrier (bar.sync 0); whether a call may touch
- * memory or order it (all but arithmetic intrinsics, special-register
- * reads and cp.async commits and waits). redundant_barriers.c. */
+ * work-group barrier (bar.sync 0); whether i may read or write memory or
+ * order it (loads, stores, atomics, fences, calls but arithmetic
+ * intrinsics, special-register reads and cp.async commits and waits).
+ * redundant_barriers.c. */
 bool gac_ptx_calls(LLVMValueRef i, const char *prefix);
 bool gac_ptx_is_barrier(LLVMValueRef i);
-bool gac_ptx_call_touches_memory(LLVMValueRef call);
+bool gac_ptx_touches_memory(LLVMValueRef i);
 
 /* Global-to-shared stores of loaded values before a barrier become cp.async
  * and one wait before it (async_tile_loads.c); returns how many. 16-byte

@@ -30,7 +30,7 @@ bool gac_ptx_calls(LLVMValueRef call, const char *prefix) {
 
 bool gac_ptx_is_barrier(LLVMValueRef i) { return LLVMIsACallInst(i) && gac_ptx_calls(i, "llvm.nvvm.barrier0"); }
 
-bool gac_ptx_call_touches_memory(LLVMValueRef call) {
+static bool call_touches_memory(LLVMValueRef call) {
   static const char *const harmless[] = {
       "llvm.nvvm.read.ptx.sreg.", "llvm.nvvm.cp.async.wait.", "llvm.nvvm.cp.async.commit.group",
       "llvm.fmuladd.", "llvm.fma.", "llvm.lifetime.", "llvm.assume", "llvm.umin.", "llvm.umax.",
@@ -42,7 +42,7 @@ bool gac_ptx_call_touches_memory(LLVMValueRef call) {
 }
 
 /* Whether i may read or write memory (or does anything a barrier orders). */
-static bool touches_memory(LLVMValueRef i) {
+bool gac_ptx_touches_memory(LLVMValueRef i) {
   switch (LLVMGetInstructionOpcode(i)) {
   case LLVMLoad:
   case LLVMStore:
@@ -54,7 +54,7 @@ static bool touches_memory(LLVMValueRef i) {
   case LLVMCallBr:
     return true;
   case LLVMCall:
-    return gac_ptx_call_touches_memory(i);
+    return call_touches_memory(i);
   default:
     return false;
   }
@@ -74,7 +74,7 @@ static bool barrier_first(LLVMValueRef from) {
     for (; i && !met; i = LLVMGetNextInstruction(i)) {
       if (gac_ptx_is_barrier(i))
         met = true;
-      else if (touches_memory(i))
+      else if (gac_ptx_touches_memory(i))
         return false;
       else if (LLVMIsATerminatorInst(i))
         break;
