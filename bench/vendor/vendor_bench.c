@@ -478,7 +478,7 @@ static bool bench_stencil(unsigned n, unsigned count) {
   size_t global[2] = {n, n / (32 * count) * 8}, local[2] = {32, 8};
   cl_kernel ks[MAX_ROWS] = {0};
   cl_program ps[MAX_ROWS] = {0};
-  for (unsigned v = 0; v < listed(variants); v++) { /* built and checked; then timed taking turns */
+  for (unsigned v = 0, nv = listed(variants); v < nv; v++) { /* built and checked; then timed taking turns */
     row *r = &rows[nr++];
     memset(r, 0, sizeof *r);
     snprintf(r->label, sizeof r->label, "%s", variants[v].label);

@@ -78,6 +78,17 @@ static void call_text(char *buf, size_t n, const rt_copy *cp, const char *d, con
 static void tile_name(char *buf, size_t n, unsigned t) { snprintf(buf, n, "lt%u", t); }
 static void base_name(char *buf, size_t n, unsigned g) { snprintf(buf, n, "g%s", rt_gbuf_name(g)); }
 
+/* The copy's destination and source bases (a tile, a global region). */
+static void copy_ends(const rt_copy *cp, char d[32], char s[32]) {
+  if (cp->to_local) {
+    tile_name(d, 32, cp->tile);
+    base_name(s, 32, cp->gbuf);
+  } else {
+    base_name(d, 32, cp->gbuf);
+    tile_name(s, 32, cp->tile);
+  }
+}
+
 static void emit_helper(const rt_case *c, const rt_copy *cp, FILE *out) {
   char x[O_NUM][128], call[1024];
   for (int o = 0; o < O_NUM; o++)
@@ -103,13 +114,7 @@ static void emit_plain_copy(const rt_case *c, const rt_copy *cp, char x[O_NUM][1
                             const char *ind, FILE *out) {
   bool L = cp->to_local;
   char d[32], s[32];
-  if (L) {
-    tile_name(d, sizeof d, cp->tile);
-    base_name(s, sizeof s, cp->gbuf);
-  } else {
-    base_name(d, sizeof d, cp->gbuf);
-    tile_name(s, sizeof s, cp->tile);
-  }
+  copy_ends(cp, d, s);
   const char *doff = L ? x[O_LOFF] : x[O_GOFF], *dline = L ? x[O_LLINE] : x[O_GLINE],
              *dplane = L ? x[O_LPLANE] : x[O_GPLANE], *sline = L ? x[O_GLINE] : x[O_LLINE],
              *splane = L ? x[O_GPLANE] : x[O_LPLANE];
@@ -151,16 +156,14 @@ static void emit_copy(const rt_case *c, const rt_copy *cp, FILE *out) {
   else
     snprintf(xa[so], sizeof xa[so], "%" PRIu64 "UL", cp->alt);
   if (c->plain) {
-    const char *ind = "  ";
-    if (cp->cond >= 0) {
+    const char *ind = cp->cond >= 0 ? "    " : "  ", *inner = cp->cond >= 0 ? "      " : "    ";
+    if (cp->cond >= 0)
       fprintf(out, "  if (p%d) {\n", c->cond_arg[cp->cond]);
-      ind = "    ";
-    }
     if (cp->alt_cond >= 0) {
       fprintf(out, "%sif (p%d) {\n", ind, c->cond_arg[cp->alt_cond]);
-      emit_plain_copy(c, cp, x, x[so], cp->cond >= 0 ? "      " : "    ", out);
+      emit_plain_copy(c, cp, x, x[so], inner, out);
       fprintf(out, "%s} else {\n", ind);
-      emit_plain_copy(c, cp, x, xa[so], cp->cond >= 0 ? "      " : "    ", out);
+      emit_plain_copy(c, cp, x, xa[so], inner, out);
       fprintf(out, "%s}\n", ind);
     } else {
       emit_plain_copy(c, cp, x, x[so], ind, out);
@@ -169,13 +172,7 @@ static void emit_copy(const rt_case *c, const rt_copy *cp, FILE *out) {
       fputs("  }\n", out);
     return;
   }
-  if (cp->to_local) {
-    tile_name(d, sizeof d, cp->tile);
-    base_name(s, sizeof s, cp->gbuf);
-  } else {
-    base_name(d, sizeof d, cp->gbuf);
-    tile_name(s, sizeof s, cp->tile);
-  }
+  copy_ends(cp, d, s);
   var_name(outv, sizeof outv, cp->ev_out);
   var_name(in, sizeof in, cp->ev_in);
   bool sel = cp->sel_cond >= 0;

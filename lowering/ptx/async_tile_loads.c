@@ -41,7 +41,7 @@
 
 #include "ptx_internal.h"
 
-enum { MAX_PENDING = 256, GLOBAL_AS = 1, SHARED_AS = 3 };
+enum { MAX_PENDING = 256, GLOBAL_AS = 1, SHARED_AS = 3, UNIT = 16 /* bytes a copy */ };
 
 static unsigned address_space(LLVMValueRef pointer) { return LLVMGetPointerAddressSpace(LLVMTypeOf(pointer)); }
 
@@ -70,8 +70,8 @@ static bool harmless_after(LLVMValueRef i) {
   return !gac_ptx_touches_memory(i);
 }
 
-/* The load s stores, if s is a candidate (above): its size in *bytes. */
-static LLVMValueRef candidate_load(LLVMTargetDataRef td, LLVMValueRef s, unsigned *bytes) {
+/* The load s stores, if s is a candidate (above). */
+static LLVMValueRef candidate_load(LLVMTargetDataRef td, LLVMValueRef s) {
   if (LLVMGetInstructionOpcode(s) != LLVMStore || LLVMGetVolatile(s) ||
       LLVMGetOrdering(s) != LLVMAtomicOrderingNotAtomic || address_space(LLVMGetOperand(s, 1)) != SHARED_AS)
     return NULL;
@@ -86,13 +86,11 @@ static LLVMValueRef candidate_load(LLVMTargetDataRef td, LLVMValueRef s, unsigne
   if (kind != LLVMIntegerTypeKind && kind != LLVMFloatTypeKind && kind != LLVMDoubleTypeKind &&
       kind != LLVMHalfTypeKind && kind != LLVMVectorTypeKind)
     return NULL;
-  unsigned long long size = LLVMStoreSizeOfType(td, LLVMTypeOf(l));
-  if (size != 16 || LLVMGetAlignment(l) < size || LLVMGetAlignment(s) < size)
+  if (LLVMStoreSizeOfType(td, LLVMTypeOf(l)) != UNIT || LLVMGetAlignment(l) < UNIT || LLVMGetAlignment(s) < UNIT)
     return NULL;
   for (LLVMValueRef i = LLVMGetNextInstruction(l); i != s; i = LLVMGetNextInstruction(i))
     if (may_write(i) && !(LLVMIsAStoreInst(i) && address_space(LLVMGetOperand(i, 1)) == SHARED_AS))
       return NULL;
-  *bytes = (unsigned)size;
   return l;
 }
 
@@ -102,7 +100,7 @@ static LLVMValueRef candidate_load(LLVMTargetDataRef td, LLVMValueRef s, unsigne
  * coefficient x atom, through getelementptr, add, sub, `or disjoint`, and
  * shl and mul by constants (all modulo 2^bits, so wrapping keeps it exact);
  * anything else is an atom. Two forms with the same root and atoms whose
- * constants differ by at least the larger size are disjoint; so are
+ * constants differ by at least a unit are disjoint; so are
  * addresses into two different global variables (__local arrays) reached
  * through inbounds getelementptrs alone. */
 enum { MAX_TERMS = 16 };
@@ -199,7 +197,7 @@ static linear address_of(LLVMTargetDataRef td, LLVMValueRef p) {
   return f;
 }
 
-static bool disjoint(LLVMTargetDataRef td, LLVMValueRef p, unsigned p_bytes, LLVMValueRef q, unsigned q_bytes) {
+static bool disjoint(LLVMTargetDataRef td, LLVMValueRef p, LLVMValueRef q) {
   linear a = address_of(td, p), b = address_of(td, q);
   if (a.root != b.root) /* two arrays: inbounds addresses stay inside each */
     return LLVMIsAGlobalVariable(a.root) && LLVMIsAGlobalVariable(b.root) && a.in_bounds && b.in_bounds;
@@ -223,7 +221,7 @@ static bool disjoint(LLVMTargetDataRef td, LLVMValueRef p, unsigned p_bytes, LLV
   unsigned bits = 8 * LLVMPointerSizeForAS(td, address_space(p));
   unsigned long long mask = bits >= 64 ? ~0ull : (1ull << bits) - 1;
   unsigned long long d = (b.constant - a.constant) & mask; /* b - a, modulo 2^bits */
-  return d >= p_bytes && ((0 - d) & mask) >= q_bytes;
+  return d >= UNIT && ((0 - d) & mask) >= UNIT;
 }
 
 /* cp.async for store s of load l, at s; both go. */
@@ -255,7 +253,6 @@ static void wait_all(LLVMModuleRef mod, LLVMBuilderRef b, LLVMValueRef before) {
 
 typedef struct pending {
   LLVMValueRef store, load;
-  unsigned bytes;
 } pending;
 
 static unsigned convert_block(LLVMModuleRef mod, LLVMTargetDataRef td, LLVMBuilderRef b, LLVMBasicBlockRef block,
@@ -264,7 +261,6 @@ static unsigned convert_block(LLVMModuleRef mod, LLVMTargetDataRef td, LLVMBuild
   unsigned n = 0, converted = 0;
   for (LLVMValueRef i = LLVMGetFirstInstruction(block), next; i; i = next) {
     next = LLVMGetNextInstruction(i);
-    unsigned bytes;
     LLVMValueRef l;
     if (gac_ptx_is_barrier(i)) {
       for (unsigned k = 0; k < n; k++)
@@ -273,15 +269,15 @@ static unsigned convert_block(LLVMModuleRef mod, LLVMTargetDataRef td, LLVMBuild
         wait_all(mod, b, i);
       converted += n;
       n = 0;
-    } else if ((l = candidate_load(td, i, &bytes)) != NULL) {
+    } else if ((l = candidate_load(td, i)) != NULL) {
       /* One that may overlap a pending copy leaves those as stores: they
        * happen first, the copy lands after them, as written. */
       for (unsigned k = 0; k < n; k++)
-        if (!disjoint(td, LLVMGetOperand(p[k].store, 1), p[k].bytes, LLVMGetOperand(i, 1), bytes))
+        if (!disjoint(td, LLVMGetOperand(p[k].store, 1), LLVMGetOperand(i, 1)))
           n = 0;
       if (n == MAX_PENDING)
         n = 0;
-      p[n++] = (pending){i, l, bytes};
+      p[n++] = (pending){i, l};
     } else if (!harmless_after(i)) {
       n = 0;
     }

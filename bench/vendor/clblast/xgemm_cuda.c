@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "subprocess.h" /* gac_read_file */
+
 enum { N = 4096, RUNS = 5 };
 
 static void check(CUresult r, const char *what) {
@@ -20,24 +22,6 @@ static void check(CUresult r, const char *what) {
     fprintf(stderr, "xgemm_cuda: %s: %s\n", what, s);
     exit(1);
   }
-}
-
-static char *read_file(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *p = malloc((size_t)n + 1);
-  if (fread(p, 1, (size_t)n, f) != (size_t)n) {
-    fclose(f);
-    free(p);
-    return NULL;
-  }
-  fclose(f);
-  p[n] = '\0';
-  return p;
 }
 
 static int cmp_float(const void *a, const void *b) {
@@ -66,7 +50,7 @@ int main(int argc, char **argv) {
   check(cuMemcpyHtoD(db, b, bytes), "cuMemcpyHtoD");
   int status = 0;
   for (int f = 1; f < argc; f++) {
-    char *ptx = read_file(argv[f]);
+    char *ptx = gac_read_file(argv[f], NULL);
     CUmodule mod;
     CUfunction k;
     if (!ptx || cuModuleLoadData(&mod, ptx) != CUDA_SUCCESS || cuModuleGetFunction(&k, mod, "Xgemm") != CUDA_SUCCESS) {

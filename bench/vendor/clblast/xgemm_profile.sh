@@ -12,7 +12,9 @@ shift
 here=$(cd "$(dirname "$0")" && pwd)
 cuda=${CUDA_HOME:-/usr/local/cuda}
 mkdir -p "$out"
-gcc -std=c17 -O2 -Wall -I"$cuda/include" "$here/xgemm_cuda.c" -L"$cuda/lib64/stubs" -lcuda -lm -o "$out/xgemm-cuda" || exit 1
+support=$here/../../../support
+gcc -std=c17 -O2 -Wall -I"$cuda/include" -I"$support" "$here/xgemm_cuda.c" "$support/subprocess.c" \
+  -L"$cuda/lib64/stubs" -lcuda -lm -o "$out/xgemm-cuda" || exit 1
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 "$out/xgemm-cuda" "$@" || status=1
 ncu=$(command -v ncu || ls "$cuda"/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2> /dev/null | head -n 1)
