@@ -1,6 +1,8 @@
-/* gac-cc: clang-15 -O2 and llvm-spirv-15 make 'OpSelect %Event' of the two events, which SPIR-V
- * 1.0 does not allow; gac-cc rejects the module ("Expected scalar or vector type as Result
- * Type: Select"). A legal kernel: the chained copy joins a or b, and both are waited. */
+/* clang-15 -O2 and llvm-spirv-15 make 'OpSelect %Event' of the two events, which SPIR-V 1.0
+ * does not allow ("Expected scalar or vector type as Result Type: Select"); gac-cc repairs it
+ * (--split-event-selects, lit gac-cc/select-events). A legal kernel: the chained copy joins a
+ * or b, and both are waited. gac-opt --check-async still says "violated": the chained copy is
+ * covered only by waiting on both inputs, and the checker has no "one of these groups". */
 kernel void k(global const uchar *in0, global uchar *out0, local uchar *l, int c) {
   event_t a = async_work_group_copy(l, in0, 16, 0);
   event_t b = async_work_group_copy(l + 16, in0 + 16, 16, 0);

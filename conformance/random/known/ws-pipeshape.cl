@@ -1,6 +1,8 @@
-/* gac-cc --pipeline-loops --emit=ptx --sm=90,warp-specialize: error [AsyncPipeline.PipeShape]
- * "writes i64 into buffer ... of Pipe ..., whose slots hold i8" (a typed 1D copy into a byte tile
- * that the consumers read as bytes); --sm=90 and --sm=80 build it. */
+/* A typed 1D copy into a byte tile that the consumers read as bytes: a ring's slots hold one
+ * element type ([AsyncPipeline.PipeShape]), so gac-cc --pipeline-loops --emit=ptx
+ * --sm=90,warp-specialize does not warp-specialise this loop; it pipelines it for every
+ * work-item, with a remark [Pipeline.NotSpecialized] (lit pipeline/warp-specialize-typed-copy).
+ * --sm=90 and --sm=80 build it as usual. */
 kernel __attribute__((reqd_work_group_size(32, 1, 1))) void k(global const uchar *in0, global uchar *out0, int n) {
   local uchar lt0[64] __attribute__((aligned(64)));
   for (uint t = 0; t < (uint)n; t++) {
