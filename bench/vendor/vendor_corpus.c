@@ -1,14 +1,15 @@
 /* The vendor benchmark's corpus part (issue 26, docs/VENDOR.md): the
  * kernels of conformance/corpus that copy tiles into local memory with 2D
  * and 3D copies, at sizes that take milliseconds, through NVIDIA's OpenCL
- * driver. Each is built five ways, with the same buffers and NDRange:
+ * driver. Each is built seven ways, with the same buffers and NDRange:
  *  - by NVIDIA's compiler: the source's plain variant (-DGAC_ASYNC=0, no
  *    local tile: what it reads it reads from global memory), and the copy
  *    variant (-DGAC_ASYNC=1) with vendor_copies.h in front, its copies as
  *    per-line 1D async_work_group_copy or as plain cooperative loads;
  *  - as gac's PTX of the corpus (PTX_DIR/corpus/ENTRY.{plain,async}.
  *    sm{80,90}.nvcl.ptx, made by conformance/corpus/ptx_status.sh): the
- *    plain variant, and the copy variant from sm_80 and sm_90 PTX.
+ *    plain variant, and the copy variant from sm_80 and sm_90 PTX and from
+ *    sm_80 PTX with --ptx-cp-async-l1 (ENTRY.async.l1.sm80.nvcl.ptx).
  * Inputs are small integers (or bytes), so every variant's output must be
  * the same bits: each is checked against NVIDIA's build of the plain
  * variant, a different compiler on code without copies. */

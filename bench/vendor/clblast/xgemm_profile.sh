@@ -5,7 +5,8 @@
 # xgemm_cuda.c, timed and checked, then one launch of each under Nsight
 # Compute (which profiles CUDA launches, not NVIDIA's OpenCL ones): shared
 # memory and FMA pipes, issue, and warp stalls per issued instruction.
-# OUT_DIR/ncu-<name>.csv keeps each report (docs/VENDOR.md, seventh session).
+# OUT_DIR/ncu-<name>.csv keeps each report (docs/VENDOR.md, "Xgemm";
+# figures: docs/results/VENDOR.md, "Where Xgemm's time goes").
 set -uo pipefail
 out=$1
 shift
