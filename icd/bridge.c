@@ -141,12 +141,13 @@ static bool env_on(const char *name) {
 
 /* GAC_LAYER_PTX_OCCUPANCY=1: PTX with --ptx-occupancy's register caps
  * (docs/PTX.md; it needs CUDA's ptxas on the machine). Off by default: it
- * has been measured on gac-opt's PTX, not yet through the layer. */
+ * has been measured on gac-opt's PTX, not through the layer. */
 static bool ptx_occupancy(void) { return env_on("GAC_LAYER_PTX_OCCUPANCY"); }
 
 /* GAC_LAYER_PTX_L1=1: 16-byte cp.async units through L1, as
- * --ptx-cp-async-l1 (docs/VENDOR.md: faster on some kernels under NVIDIA's
- * OpenCL driver, slower on others; off by default as there). */
+ * --ptx-cp-async-l1 (faster on some kernels under NVIDIA's OpenCL driver,
+ * slower on others: docs/results/VENDOR.md#the-same-ptx-through-both-drivers-cg-and-ca;
+ * off by default as there). */
 static bool ptx_l1(void) { return env_on("GAC_LAYER_PTX_L1"); }
 
 /* The lowering argument the SPIR target's copies get, and the cache's

@@ -6,7 +6,7 @@
 //               of one column each; GFLOP/s = 2 n^3 / time
 //   sgemm_fast.cl  the same product written for speed: 128 x 128 tiles, 16 x
 //               16 threads, 8 x 8 of C each in float4 accumulators, K step 16
-//               (sgemm_fast_k8 rows: K step 8, the shape issue 26 describes)
+//               (sgemm_fast_k8 rows: K step 8)
 //   stencil.cl  5-point stencil, n x n output from an (n + 2)^2 input, 32-wide
 //               column strips of `count` 32 x 32 tiles; GB/s = (input read
 //               once + output written once) / time
@@ -716,8 +716,8 @@ int main(int argc, char **argv) {
           hand_sgemm<STAGES, true><<<dim3(n / TS, n / TS), THREADS + 32>>>(a, b, c, n);
         }}}};
   const SgemmShape fast = {"sgemm_fast", fast_block, FBM, fast_twins<FAST_BK>()};
-  // sgemm_fast with the K step of 8 that issue 26 describes (the default is
-  // 16, docs/VENDOR.md), against twins of that step.
+  // sgemm_fast with a K step of 8 (the default is 16, docs/VENDOR.md),
+  // against twins of that step.
   SgemmShape fast_k8 = fast;
   fast_k8.file = "sgemm_fast_k8";
   fast_k8.gac_ws = false; // not built warp-specialised

@@ -9,8 +9,9 @@
  * BK x 128 tile of B; the inner product reads them with vector loads
  * (vload4), its loops unrolled as the CUDA twin's (compute.cu): LLVM's
  * threshold keeps the 4 steps of 4 at BK = 16 a loop otherwise.
- * BK = 8 halves the local memory and the registers (docs/VENDOR.md has both
- * measured); 16 halves the barriers and waits per multiply-add.
+ * BK = 8 halves the local memory and the registers (both measured:
+ * docs/results/VENDOR.md#experiments, "sgemm_fast's shape"); 16 halves the
+ * barriers and waits per multiply-add.
  * Built as is (unpipelined: the markers are dropped) and with
  * --pipeline-loops, where stage 0's copies run STAGES - 1 steps ahead. */
 #ifndef STAGES

@@ -1,5 +1,5 @@
-/* vendor-bench SRC_DIR PTX_DIR: the vendor benchmark (issue 26,
- * docs/VENDOR.md). One OpenCL host program on NVIDIA's OpenCL driver runs
+/* vendor-bench SRC_DIR PTX_DIR: the vendor benchmark
+ * (docs/VENDOR.md). One OpenCL host program on NVIDIA's OpenCL driver runs
  * each benchmark kernel built two ways, with the same buffers, NDRange and
  * timing (profiled events):
  *  - by NVIDIA's OpenCL compiler from source, with each 2D copy written as

@@ -1,4 +1,4 @@
-/* The vendor benchmark's corpus part (issue 26, docs/VENDOR.md): the
+/* The vendor benchmark's corpus part (docs/VENDOR.md): the
  * kernels of conformance/corpus that copy tiles into local memory with 2D
  * and 3D copies, at sizes that take milliseconds, through NVIDIA's OpenCL
  * driver. Each is built seven ways, with the same buffers and NDRange:

@@ -1,4 +1,4 @@
-/* The kernel corpus (issue 11): OpenCL C kernels written the way people
+/* The kernel corpus: OpenCL C kernels written the way people
  * write them, each built with and without the 2D/3D async copies
  * (-DGAC_ASYNC=0/1), run on a device and checked against a host reference.
  *

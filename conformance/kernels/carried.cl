@@ -1,5 +1,5 @@
 /* Values carried round a pipelined loop, as an SGEMM written for speed has
- * them (issue 26): a float4 accumulator, and 64 scalar ones. Built with
+ * them: a float4 accumulator, and 64 scalar ones. Built with
  * -DSTAGES=3 --pipeline-loops; each work-item accumulates element lx of
  * each 64-float tile of `a` (n tiles), times 1, 2, ... */
 #ifndef STAGES

@@ -1,4 +1,4 @@
-/* Events chained across directions (issue 24). A copy given a non-null
+/* Events chained across directions. A copy given a non-null
  * event returns that same event, so one wait on the first copy's event
  * waits for every copy chained onto it, also for a copy into local memory
  * chained onto copies out of it: on the GPU the copies out are loads and

@@ -1,4 +1,4 @@
-/* A fault, fixed on 2026-11-27 (docs/LAYER.md; found by the Khronos CTS's
+/* A fault, since fixed (docs/LAYER.md; found by the Khronos CTS's
  * async_copy_local_to_global2D through the layer on an H200): gac's PTX of
  * this kernel for NVIDIA's OpenCL ABI faulted (CL_OUT_OF_RESOURCES at the
  * read-back) at every shape tried, while the same kernel with the element

@@ -432,8 +432,8 @@ static void gen_copy(gen *g, unsigned runtime_percent) {
     if (out == in && rt_chance(r, 20))
       cp.cond = new_cond(g); /* if (c) e = copy(..., e): e holds the group either way */
     /* The copy returns the event it was given, so `copy(..., e);` leaves e
-     * as it was: the wait on e must still cover the copy (issue 24's shape,
-     * where only the first copy's result was stored). */
+     * as it was: the wait on e must still cover the copy (a chain where
+     * only the first copy's result is stored). */
     else if (out == in && !g->var[in].maybe_null && rt_chance(r, chain ? 50 : 25))
       cp.discard = true;
     uint32_t mask = g->var[in].mask;

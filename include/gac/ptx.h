@@ -61,7 +61,8 @@ typedef struct gac_ptx_options {
   bool tune_occupancy;    /* --ptx-occupancy: .maxnreg where ptxas says it gains a block per
                              multiprocessor without spilling (gac_ptx_tune_occupancy) */
   bool cp_async_l1;       /* --ptx-cp-async-l1: 16-byte cp.async units fill L1 (.ca) rather than
-                             bypass it (.cg, the default); docs/VENDOR.md has where each wins */
+                             bypass it (.cg, the default); where each wins:
+                             docs/results/VENDOR.md#the-same-ptx-through-both-drivers-cg-and-ca */
   bool keep_tile_loads;   /* --ptx-keep-tile-loads: global-to-local loads and stores before a
                              barrier stay as written rather than become cp.async (docs/PTX.md) */
 } gac_ptx_options;

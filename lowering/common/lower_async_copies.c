@@ -172,8 +172,9 @@ static void emit_unit(gac_lowering *L, gac_builder *b, lower_copy_plan *p, unsig
  * work-items as the copy has units, work-item id moves unit id or none, out
  * of any loop, so that LLVM hoists its address arithmetic out of the loops
  * around the copy as it does where the size is fixed. Measured on the H200
- * (docs/VENDOR.md): the pipelined sgemm_noreqd (16-byte elements, one path)
- * from 19.58 to 19.82 TFLOP/s; the unpipelined one, whose copies keep a
+ * (docs/results/VENDOR.md#experiments, "Kernels without
+ * reqd_work_group_size"): the pipelined sgemm_noreqd (16-byte elements, one
+ * path) from 19.56 to 19.83 TFLOP/s; the unpipelined one, whose copies keep a
  * path per unit width, went from 34 to 42 registers and lost a block per
  * multiprocessor (19.10 to 18.72), hence `alone`. */
 void lower_cooperative_loop(gac_lowering *L, lower_copy_plan *p, gac_block *from, gac_block *join, unsigned width,

@@ -25,9 +25,10 @@ enum { STATIC_LOCAL_LIMIT = 48 * 1024 };
 /* What the pipeline costs in local memory, said once the versions exist:
  * a remark, and a warning where the function's local arrays pass what a
  * CUDA device can launch (the PTX path has no dynamic fallback for them). */
-/* Measured on bench/cuda (docs/BENCH_COMPUTE.md): the 5-point stencil,
- * whose 34-line tiles overlap by 2, read 4% more from DRAM pipelined in 3
- * stages and ran at 0.95x its unpipelined build on an H100. */
+/* Measured on bench/cuda (docs/results/PTX.md#stencil-schedules): the
+ * 5-point stencil at n = 8192, whose 34-line tiles overlap by 2, read 3-4%
+ * more from DRAM pipelined in 3 stages and ran slower than its unpipelined
+ * build on an H100 (2558 against 2720 GB/s). */
 void pipeline_say_overlap(pipeliner *P) {
   if (!P->overlap_copy)
     return;

@@ -10,9 +10,10 @@
  * the work-item's own loads and stores here, and an OpenCL work-item has no
  * signal handler, longjmp or other agent that could observe the accesses,
  * so making them plain changes no result a kernel can see; mem2reg then
- * promotes the variable. Measured on an H200 (docs/VENDOR.md): CLBlast's
- * Xgemm through gac, 31.2 -> 32.3 TFLOP/s, against 33.0 from NVIDIA's
- * compiler.
+ * promotes the variable. Measured on an H200
+ * (docs/results/VENDOR.md#experiments, "Xgemm with loads kept, other
+ * attempts"): CLBlast's Xgemm through gac, 31.2 -> 32.3 TFLOP/s, against
+ * 33.0 from NVIDIA's compiler.
  *
  * An alloca qualifies when every use, through GEPs and casts, is a load
  * from it, a store to it (not of its address), or a lifetime marker. */

@@ -25,7 +25,8 @@
  * candidates become cp.async (.cg, or .ca with cp_async_l1) and one
  * cp.async.wait_all goes before it.
  *
- * Why 16 bytes alone (H200, NVIDIA's OpenCL, one call, docs/VENDOR.md):
+ * Why 16 bytes alone (H200, NVIDIA's OpenCL; docs/results/VENDOR.md#experiments,
+ * "Xgemm's tile loads"):
  * CLBlast's Xgemm, six float4 tile loads a step, went from 32.2 to 36.3
  * TFLOP/s (0.977x to 1.10x NVIDIA's build of it); the corpus' matmul_f32,
  * one float each into two 16x16 tiles, from 5084 to 4451 GFLOP/s (-12.5%)

@@ -38,9 +38,10 @@ uint32_t lower_ptx_opaque(gac_lowering *L, gac_builder *b, uint32_t x) {
  * same kernel with cp.async on an H100, lines of 256 bytes at parity there
  * but at 0.75x of cudaMemcpy on an H200 (cp.async: 0.966x), and the 512-byte
  * lines of sgemm_fast's B tile at 0.73x of its cp.async build on the H200
- * (bench/cuda, docs/PTX.md). Bulk copies have won on no shape measured:
- * shorter lines than this take cp.async units, and a function with no
- * copy that may be bulk gets no mbarrier ring. */
+ * (bench/cuda; docs/PTX.md, the H200 figures in
+ * docs/results/VENDOR.md#experiments). Bulk copies have won on no shape
+ * measured: shorter lines than this take cp.async units, and a function
+ * with no copy that may be bulk gets no mbarrier ring. */
 enum { BULK_MIN_LINE = 1024 };
 /* The same holds for a warp-specialised loop's producer warp: with its
  * 128-byte lines as bulk copies (the threshold lowered, as an experiment)

@@ -11,14 +11,16 @@
  * multiprocessor, 1 KiB of it reserved per block. A cap is tried only where
  * registers are the binding limit, and never above the kernel's own count:
  * a cap where none binds only frees ptxas to use more registers (the 32x32
- * SGEMM took 90 instead of 37 under .maxnreg 128, 5% slower; docs/VENDOR.md).
+ * SGEMM took 90 instead of 37 under .maxnreg 128, 5% slower).
  * Measured where it applies: sgemm_fast unpipelined, 129 registers, 1 block
  * of 256 work-items; capped at 128, no spills, 2 blocks, 1.70x (H200).
  * A few spilled bytes still pay for a second block, many do not (sgemm_fast
- * pipelined, H200, NVIDIA's OpenCL, one run each): 24 bytes, 1.08x; 112
- * bytes, 0.95x; MAX_SPILL_BYTES sits between. For more blocks beyond
+ * pipelined, H200): 24 bytes, 1.08x; 112 bytes, no gain (34.65 against
+ * 34.74 TFLOP/s); MAX_SPILL_BYTES sits between. For more blocks beyond
  * several they do not: the 32x32 sgemm pipelined, 38 registers (6 blocks)
- * capped at 32 with 16 bytes of spills (8 blocks), 0.96x (H200, CUDA). */
+ * capped at 32 with 16 bytes of spills (8 blocks), 4% slower (H200).
+ * Figures: docs/results/VENDOR.md#experiments, "Register caps" and
+ * "16-byte copies alone". */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""--check-async stands on the library only (issue #25, docs/ARCHITECTURE.md).
+"""--check-async stands on the library only (docs/ARCHITECTURE.md).
 
 The checker (analysis/check_async/) is an analysis, not a lowering: like
 SPIRV-Tools' opt passes over its IR, it sees the module through the

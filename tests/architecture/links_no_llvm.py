@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""LLVM only where it is used (issue #25 item 7, docs/ARCHITECTURE.md).
+"""LLVM only where it is used (docs/ARCHITECTURE.md).
 
 Loading libLLVM and running its static constructors made every gac-opt run
 2.4x spirv-opt's time; only libgac-llvm.so, which the GPU emitters open on

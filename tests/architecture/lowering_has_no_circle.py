@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The lowering's (and analysis/'s) files form no circle, and no arrow runs from the shared
-lowering into a target (issue #25, "Done when"; docs/ARCHITECTURE.md).
+lowering into a target (docs/ARCHITECTURE.md).
 
 An arrow runs from file A to file B when A calls a function B defines
 (not static). Hooks a target hands the shared lowering (lower_target.h)

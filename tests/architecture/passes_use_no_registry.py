@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Passes call each other's functions, never the registry (issue #25,
-docs/ARCHITECTURE.md, "Passes").
+"""Passes call each other's functions, never the registry
+(docs/ARCHITECTURE.md, "Passes").
 
 The registry (lowering/registry.c) sits above every pass and serves the
 tools by name; a pass that looked another up in it (gac_pass_find,

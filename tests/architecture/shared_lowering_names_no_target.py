@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The shared lowering names no target (issue #25, docs/ARCHITECTURE.md).
+"""The shared lowering names no target (docs/ARCHITECTURE.md).
 
 lowering/common/ is what every target shares: it asks the target interface
 (lowering/common/lower_target.h), and each target (lowering/opencl/, ptx/,

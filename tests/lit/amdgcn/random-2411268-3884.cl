@@ -1,10 +1,10 @@
-// Case 3884 of the random campaign of seed 2411268 (issue 24): per stage,
-// 35 lines of 6 bytes and 4 of 96 bytes, one LDS-direct load each, by one
-// wave; 4 stages, so a wait leaves 3 groups of 39 loads in flight. The count,
-// over 63, was written vmcnt(63): the field's largest value, which leaves
-// in flight all a wave can have, so gac-isa-check reads it as no wait (and
-// the older group's loads as promised and not complete). It is now
-// vmcnt(62), one load more than needed, never less.
+// Case 3884 of the random campaign of seed 2411268: per stage, 35 lines of
+// 6 bytes and 4 of 96 bytes, one LDS-direct load each, by one wave; 4
+// stages, so a wait leaves 3 groups of 39 loads in flight. The count, over
+// 63, is not written vmcnt(63): the field's largest value leaves in flight
+// all a wave can have, so gac-isa-check reads it as no wait (and the older
+// group's loads as promised and not complete). It is vmcnt(62), one load
+// more than needed, never less.
 // RUN: %clang-spir %s -o %t.bc
 // RUN: llvm-spirv-15 --spirv-max-version=1.0 %t.bc -o %t.spv
 // RUN: gac-opt --sort-blocks --raise-async-copies --pipeline-loops %t.spv -o %t.piped.spv 2>/dev/null

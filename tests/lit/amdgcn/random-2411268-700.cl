@@ -1,16 +1,17 @@
-// Case 700 of the random campaign of seed 2411268 (issue 24): a 3D copy of
-// 12-byte elements in stage 0, its wait, the reads in stage 2. Its waits
-// were reported violated on both CPUs, for two reasons:
-// - gac-isa-check followed paths no wave takes: LLVM's structurizer turns
-//   the prologue's `if (stage exists) copy + commit; else padded empty
-//   commit` into two ifs joined by a flow block, whose uniform branch on a
-//   phi of constants (s_mov_b64 s[a:a+1], 0 / -1; s_and_b64 vcc, exec, ...)
-//   it took both ways: the copy's commit and then the padded one. It now
-//   knows those constants, and exec, and takes one way (tools/isa_vmcnt.c).
+// Case 700 of the random campaign of seed 2411268: a 3D copy of 12-byte
+// elements in stage 0, its wait, the reads in stage 2. Its waits are proved
+// on both CPUs, which takes two things:
+// - gac-isa-check follows only paths a wave takes: LLVM's structurizer
+//   turns the prologue's `if (stage exists) copy + commit; else padded
+//   empty commit` into two ifs joined by a flow block, whose uniform branch
+//   on a phi of constants (s_mov_b64 s[a:a+1], 0 / -1; s_and_b64 vcc,
+//   exec, ...) taken both ways would pass the copy's commit and then the
+//   padded one. gac-isa-check knows those constants, and exec, and takes
+//   one way (tools/isa_vmcnt.c).
 // - On gfx90a, a copy whose waits count its LDS-direct loads takes a path
 //   through registers when its addresses are not 4-aligned at run time; on
 //   it a wave may issue no load at all, so the loads the waits count are
-//   not there. That path now ends in an unmarked s_waitcnt vmcnt(0)
+//   not there. That path ends in an unmarked s_waitcnt vmcnt(0)
 //   (lower_amdgcn_copies.c).
 // RUN: %clang-spir %s -o %t.bc
 // RUN: llvm-spirv-15 --spirv-max-version=1.0 %t.bc -o %t.spv

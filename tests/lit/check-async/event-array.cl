@@ -5,7 +5,7 @@
 // that holds it, by its index mod 2 (as it follows the tiles), so the
 // right wait is proved, and the wrong one, on ev[(t+1)&1] (the prefetch
 // just issued), is violated: in the first iteration tile 0 is read while
-// in flight (issue 24; was "cannot decide" for both).
+// in flight.
 // RUN: %clang-spir %s -o %t.bc
 // RUN: llvm-spirv-15 %t.bc -o %t.spv
 // RUN: gac-opt --sort-blocks --raise-async-copies --validate %t.spv -o %t.raised.spv

@@ -1,10 +1,10 @@
 // Reads of a copied tile through the OpenCL.std vector loads and stores
 // (vload4, vstore4) are reads and writes like OpLoad and OpStore: the
 // checker judges them, and the pipeliner counts them as the statement's
-// uses of the tile. Found on bench/cuda/sgemm_fast.cl (issue 26): both
-// took vloadn for pure math, so --pipeline-loops kept one copy of the tiles
-// and no wait in the body (stage 1 read tiles still being copied), and
-// --check-async said nothing of the reads.
+// uses of the tile, as bench/cuda/sgemm_fast.cl reads its tiles. Were
+// vloadn taken for pure math, --pipeline-loops would keep one copy of the
+// tiles and no wait in the body (stage 1 reading tiles still being copied),
+// and --check-async would say nothing of the reads.
 // RUN: %clang-spir %s -o %t.bc
 // RUN: llvm-spirv-15 %t.bc -o %t.spv
 // RUN: gac-opt --sort-blocks --raise-async-copies --validate %t.spv -o %t.raised.spv

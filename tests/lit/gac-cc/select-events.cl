@@ -1,9 +1,9 @@
 // clang-15 -O2 and llvm-spirv-15 make `if (c) s = a; else s = b;` on events
-// an OpSelect of OpTypeEvent, which SPIR-V 1.0 forbids: gac-cc rejected this
-// legal kernel ("Expected scalar or vector type as Result Type"). The repair
-// --split-event-selects gives the branch and OpPhi back (found by the random
-// differential tester, issue 24). The chained copy joins a's or b's group,
-// both waited: on the GPU both waits drain (wait_copies.h unites the phi).
+// an OpSelect of OpTypeEvent, which SPIR-V 1.0 forbids ("Expected scalar or
+// vector type as Result Type"). The repair --split-event-selects gives the
+// branch and OpPhi back, so gac-cc takes this legal kernel. The chained
+// copy joins a's or b's group, both waited: on the GPU both waits drain
+// (wait_copies.h unites the phi).
 // RUN: clang-15 -cc1 -triple spir64-unknown-unknown -cl-std=CL1.2 -emit-llvm-bc -finclude-default-header -include %gac-include/gac/cl/extended_async_copies.h -no-opaque-pointers -O2 %s -o %t.bc
 // RUN: llvm-spirv-15 %t.bc -o %t.spv
 // RUN: %expect-exit 1 gac-opt --validate %t.spv 2>&1 | FileCheck --check-prefix=BEFORE %s

@@ -4,7 +4,8 @@
 // reaches it, and the same, the helper's copies divide their units by that
 // constant (spirv/known.c, GAC_LOCAL_SIZE_EVERY_LAUNCH); the loops then
 // have constant counts (CLBlast's Xgemm with 2D copies: its copies in
-// XgemmBody unrolled, 33.2 -> 34.9 TFLOP/s on an H200, docs/VENDOR.md).
+// XgemmBody unrolled, 33.2 -> 34.9 TFLOP/s on an H200,
+// docs/results/VENDOR.md#experiments).
 // Two kernels of different sizes: the size is read at run time.
 // RUN: gac-cc -O0 --emit=lowered %s -o %t.spv
 // RUN: gac-opt --validate --print %t.spv | FileCheck %s

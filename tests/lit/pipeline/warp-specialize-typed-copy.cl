@@ -3,7 +3,7 @@
 // `(local long *)tile`, into a uchar tile), or a consumer that reads a
 // ring's tile as another type, cannot be warp-specialised. The loop is then
 // pipelined for every work-item, with a remark that says why, instead of an
-// invalid module (found by the random differential tester, issue 24).
+// invalid module.
 // RUN: %clang-spir -DCASE=1 %s -o %t.1.bc
 // RUN: llvm-spirv-15 --spirv-max-version=1.0 %t.1.bc -o %t.1.spv
 // RUN: gac-opt --sort-blocks --raise-async-copies %t.1.spv -o %t.1.raised.spv

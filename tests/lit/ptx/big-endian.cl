@@ -1,9 +1,9 @@
-// A big-endian module emits as its little-endian original does (issue 24):
-// gac reads either byte order and keeps the input's when it writes SPIR-V,
-// but llvm-spirv-15 -r reads little-endian only, so the GPU paths' bridge
-// gave it the swapped words and failed with "invalid magic number" on every
-// --emit. The bridge now hands llvm-spirv-15 the module in host order: PTX
-// (sm_80, sm_90, sm_90 warp-specialised) and AMDGCN assembly are identical.
+// A big-endian module emits as its little-endian original does: gac reads
+// either byte order and keeps the input's when it writes SPIR-V, but
+// llvm-spirv-15 -r reads little-endian only (swapped words fail with
+// "invalid magic number"), so the GPU paths' bridge hands llvm-spirv-15 the
+// module in host order: PTX (sm_80, sm_90, sm_90 warp-specialised) and
+// AMDGCN assembly are identical.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %clang-spir %s -o %t/k.bc
 // RUN: llvm-spirv-15 %t/k.bc -o %t/le.spv

@@ -2,7 +2,9 @@
 // bypassing it (.cg, the default); the 8- and 4-byte units are .ca either
 // way (cp.async.cg takes 16 bytes only). Nothing else of the PTX changes.
 // Under NVIDIA's OpenCL driver .ca ran sgemm_fast 6% faster and the 32x32
-// sgemm 5% slower on the H200 (docs/VENDOR.md), hence an option.
+// sgemm 5% slower on the H200
+// (docs/results/VENDOR.md#the-same-ptx-through-both-drivers-cg-and-ca),
+// hence an option.
 // RUN: gac-cc --emit=ptx --sm=80 %s -o %t.cg.ptx
 // RUN: FileCheck --check-prefix=CG %s < %t.cg.ptx
 // RUN: gac-cc --emit=ptx --sm=80 --ptx-cp-async-l1 %s -o %t.ca.ptx

@@ -1,5 +1,5 @@
 // --ptx-abi=opencl: PTX that NVIDIA's OpenCL driver loads with
-// clCreateProgramWithBinary (issue 26; docs/VENDOR.md). Its compiler's ABI,
+// clCreateProgramWithBinary (docs/VENDOR.md). Its compiler's ABI,
 // read off the PTX it writes (bench/vendor/probe.sh):
 //  - the nvcl triple: kernel pointer parameters marked .ptr .global or
 //    .ptr .shared with their alignment, and `texmode_independent`;

@@ -1,10 +1,10 @@
 // reqd_work_group_size(x, y, z) becomes .reqntid x, y, z, for the CUDA and the
-// OpenCL ABI: ptxas then knows the block (sgemm_fast, H200: 38.5 against
-// 37.1 TFLOP/s, 0.97x its hand-written twin instead of 0.93x,
-// docs/VENDOR.md), and NVIDIA's OpenCL driver reports it as the compile
-// work-group size. A local argument's wrapper kernel keeps it. Not for a
-// warp-specialised kernel, whose block is the work-group plus a producer
-// warp in one dimension (lit sm90-warp-specialize-bulk's kernel).
+// OpenCL ABI: ptxas then knows the block (sgemm_fast pipelined, H200: 38.5
+// against 37.1 TFLOP/s, 0.97x its hand-written twin;
+// docs/results/VENDOR.md#experiments), and NVIDIA's OpenCL driver reports
+// it as the compile work-group size. A local argument's wrapper kernel keeps
+// it. Not for a warp-specialised kernel, whose block is the work-group plus a
+// producer warp in one dimension (lit sm90-warp-specialize-bulk's kernel).
 // REQUIRES: ptxas
 // RUN: %clang-spir %s -o %t.bc
 // RUN: llvm-spirv-15 %t.bc -o %t.spv

@@ -4,8 +4,8 @@
 // group has as many work-items as units, work-item id moves unit id or
 // none, out of any loop, so that LLVM can hoist its address arithmetic out
 // of the loops around the copy (the pipelined sgemm_noreqd of bench/cuda:
-// 0.974x -> 0.988x the hand kernel, docs/VENDOR.md). Else the loop, stepped
-// by the size. With reqd_work_group_size the size is a constant and there is
+// 0.974x -> 0.988x the hand kernel, docs/results/VENDOR.md#experiments).
+// Else the loop, stepped by the size. With reqd_work_group_size the size is a constant and there is
 // no test.
 // RUN: gac-cc %s -o %t.spv
 // RUN: gac-opt --lower-async-copies=ptx --validate %t.spv -o %t.low.spv

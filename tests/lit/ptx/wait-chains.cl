@@ -1,6 +1,6 @@
 // A copy given a non-null event returns that same event (OpenCL), so a wait
-// on any event of a chain waits for every copy chained onto it (issue 24,
-// lowering/common/wait_copies.h). A copy into local memory chained onto a
+// on any event of a chain waits for every copy chained onto it
+// (lowering/common/wait_copies.h). A copy into local memory chained onto a
 // copy out of it is cp.async, so the wait must be cp.async.wait_all, not
 // only the barrier, wherever the event comes from: a chain, an if, an
 // array, a helper. A wait only on copies out stays a barrier.
