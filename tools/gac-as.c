@@ -5,6 +5,7 @@
 
 #include "file_io.h"
 #include "gac/text.h"
+#include "gac/version.h"
 
 int main(int argc, char **argv) {
   const char *input = NULL, *output = NULL;
@@ -13,7 +14,11 @@ int main(int argc, char **argv) {
       puts("Usage: gac-as <input.spvasm | -> -o <output.spv | ->\n"
            "Assembles SPIR-V text; GroupAsyncCopy2D2D/3D3D may be written by name, with\n"
            "operands optionally labelled (Destination=%id ...). Header comments written by\n"
-           "'gac-opt --print' (; Version, ; Generator, ; Bound, ; Schema) are honoured.");
+           "'gac-opt --print' (; Version, ; Generator, ; Bound, ; Schema) are honoured.\n"
+           "--version shows the version and the commit.");
+      return 0;
+    } else if (strcmp(argv[i], "--version") == 0) {
+      printf("gac-as %s\n", gac_version_text());
       return 0;
     } else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) {
       output = argv[++i];

@@ -14,6 +14,7 @@
 #include "gac/pass.h"
 #include "gac/ptx.h"
 #include "gac/validate.h"
+#include "gac/version.h"
 #include "subprocess.h"
 
 enum { EXIT_INVALID = 1, EXIT_USAGE = 2, MAX_ARGS = 120 };
@@ -50,6 +51,7 @@ static void usage(FILE *out) {
         "  -O0..-O3         Optimisation (default -O2).\n"
         "  -D..., -I..., -cl-..., -w, -Werror   Passed on to clang-15.\n"
         "  --help           Show this help.\n"
+        "  --version        Show the version and the commit.\n"
         "\n"
         "Exit status: 0 success, 1 a compile error or an invalid module, 2 usage error.\n",
         out);
@@ -91,6 +93,9 @@ int main(int argc, char **argv) {
     const char *a = argv[i];
     if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
       usage(stdout);
+      return 0;
+    } else if (strcmp(a, "--version") == 0) {
+      printf("gac-cc %s\n", gac_version_text());
       return 0;
     } else if (strcmp(a, "-o") == 0) {
       if (++i >= argc)

@@ -10,6 +10,7 @@
 #include "isa_listing.h"
 #include "isa_vmcnt.h"
 #include "subprocess.h"
+#include "gac/version.h"
 
 static const char usage[] =
     "Usage: gac-isa-check [--mcpu=gfx90a|gfx942] [--verbose] [--strict] <code.hsaco | object.o>\n"
@@ -19,7 +20,7 @@ static const char usage[] =
     "(s_waitcnt vmcnt counted on the loads the machine code issues) and that every LDS read\n"
     "finds them complete and published by s_barrier: proved, violated or cannot decide\n"
     "(docs/AMDGCN.md). Exit: 0 nothing violated, 1 violated (or, with --strict, cannot\n"
-    "decide) or unreadable input, 2 usage.";
+    "decide) or unreadable input, 2 usage. --version shows the version and the commit.";
 
 /* The listing of `path`, malloc'd: llvm-objdump-19's output, or the file itself. */
 static char *listing(const char *path, const char *mcpu, bool is_listing) {
@@ -52,6 +53,8 @@ int main(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--help") == 0)
       return puts(usage), 0;
+    if (strcmp(argv[i], "--version") == 0)
+      return printf("gac-isa-check %s\n", gac_version_text()), 0;
     if (strncmp(argv[i], "--mcpu=", 7) == 0 && (!strcmp(argv[i] + 7, "gfx90a") || !strcmp(argv[i] + 7, "gfx942")))
       mcpu = argv[i] + 7;
     else if (strcmp(argv[i], "--verbose") == 0)

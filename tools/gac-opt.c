@@ -12,10 +12,7 @@
 #include "gac/ptx.h"
 #include "gac/text.h"
 #include "gac/validate.h"
-
-#ifndef GAC_VERSION
-#define GAC_VERSION "unknown"
-#endif
+#include "gac/version.h"
 
 enum { EXIT_INVALID = 1, EXIT_USAGE = 2, MAX_PASSES = 64 };
 
@@ -141,7 +138,7 @@ int main(int argc, char **argv) {
       usage(stdout);
       return 0;
     } else if (strcmp(a, "--version") == 0) {
-      printf("gac-opt %s\n", GAC_VERSION);
+      printf("gac-opt %s\n", gac_version_text());
       return 0;
     } else if (strcmp(a, "-o") == 0) {
       if (++i >= argc)
