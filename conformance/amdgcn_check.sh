@@ -15,7 +15,7 @@ fi
 mkdir -p "$out"
 failed=0
 for spv in "$@"; do
-  name=$(basename "$spv" .cooperative.checked.spv)
+  name=$(basename "$spv" .checked.spv)
   kernels=$(spirv-dis "$spv" | sed -n 's/.*OpEntryPoint Kernel %[A-Za-z0-9_]* "\([^"]*\)".*/\1/p')
   for cpu in gfx90a gfx942; do
     code="$out/$name.$cpu.hsaco"

@@ -4,8 +4,8 @@
  *
  * Usage: gac-conformance <dir> <strategy> [--il | --ptx | --source]
  *   <dir>/<program>.<strategy>.bc for each program below, built by PoCL from
- *   SPIR 1.2 bitcode; with --il, <dir>/<program>.<strategy>.raised.spv (the
- *   module with GroupAsyncCopy2D2D/3D3D) given to clCreateProgramWithIL, as
+ *   SPIR 1.2 bitcode; with --il, <dir>/<program>.raised.spv (the module
+ *   with GroupAsyncCopy2D2D/3D3D) given to clCreateProgramWithIL, as
  *   a host program does through the gac layer (OPENCL_LAYERS); with --ptx
  *   (strategy sm80 or sm90), <dir>/<program>.<strategy>.nvcl.ptx, gac's PTX
  *   for NVIDIA's OpenCL driver (docs/VENDOR.md), as a binary, on the first
@@ -77,6 +77,9 @@ static void *load_kernel(void *self, const char *program, const char *name, char
       snprintf(why, why_len, "%s is not in %.400s/programs.txt", program, o->dir);
       return NULL;
     }
+  } else if (o->from == FROM_IL) {
+    /* One raised module for every strategy: the layer lowers it (GAC_LAYER_STRATEGY). */
+    snprintf(path, sizeof path, "%s/%s.%s", o->dir, program, suffix[o->from]);
   } else {
     snprintf(path, sizeof path, "%s/%s.%s.%s", o->dir, program, o->strategy, suffix[o->from]);
   }

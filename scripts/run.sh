@@ -59,7 +59,7 @@ for s in 2 3 4; do
   name=pipelined-s$s
   log=$work/$name.log
   if "$bin/gac-opt" --pipeline-loops=svg="$work/$name.svg" --check-async \
-    "$build/conformance/kernels/$name.cooperative.raised.spv" -o "$work/$name.spv" 2>"$log"; then status=PASS; else status=FAIL; fi
+    "$build/conformance/kernels/$name.raised.spv" -o "$work/$name.spv" 2>"$log"; then status=PASS; else status=FAIL; fi
   loops=$(grep -c 'pipelined the loop' "$log" || true)
   check=$(sed -n 's/.*check-async: \(.*\) \[CheckAsync.Summary\]/\1/p' "$log")
   printf '%-14s %-6s %-44s %s\n' "$name" "$loops" "$check" "$status"

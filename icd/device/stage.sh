@@ -63,7 +63,7 @@ done
 # bench/cuda/stage_device.sh's folder (run.sh's DEV argument).
 rm -rf "$dest/2/il" "$dest/2/src"
 mkdir -p "$dest/2/il/kernels" "$dest/2/src/conformance" "$dest/2/src/support" "$dest/2/corpus"
-cp "$build"/conformance/kernels/*.cooperative.raised.spv "$dest/2/il/"
+cp "$build"/conformance/kernels/*.raised.spv "$dest/2/il/"
 cp "$root"/conformance/kernels/*.cl "$dest/2/il/kernels/"
 sed "s#|$root/conformance/#|#" "$build/conformance/kernels/programs.txt" > "$dest/2/il/programs.txt"
 cp "$build/conformance/math/math.spv" "$dest/2/il/"
