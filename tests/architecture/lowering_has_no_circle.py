@@ -5,8 +5,11 @@ lowering into a target (docs/ARCHITECTURE.md).
 An arrow runs from file A to file B when A calls a function B defines
 (not static). Hooks a target hands the shared lowering (lower_target.h)
 are pointers, not calls, so the shared code asking a target draws none.
-Before the target interface, 14 files of common/, ptx/, amdgcn/ and opencl/
-made one circle, with 10 arrows from common/ into targets.
+Files on a circle are one knot: none can be read, tested or changed
+without the others. The target interface keeps calls one way: a target
+calls the shared lowering, and the shared lowering reaches a target only
+through its hooks, so an arrow from common/ into a target is the start of
+such a knot and is refused too.
 
 One concept split over several files (--pipeline-loops, --check-async) is
 one room: its files share a private header (one of their folder's headers
