@@ -461,12 +461,16 @@ static bool matches(const char *kernel, const char *params, const char *list) {
 }
 
 /* GAC_CONFORMANCE_ONLY=text in the environment: run only the rows whose
- * kernel name or parameters contain it (for working on one kernel).
+ * kernel name or parameters contain it (for working on one kernel);
+ * GAC_CONFORMANCE_KERNEL=name: only the rows of that kernel name, exactly.
  * GAC_CONFORMANCE_SKIP=text|text...: leave out the rows that contain one
  * (each skipped row is printed as SKIP: a known failure stays visible). */
 static bool wanted(const char *kernel, const char *params) {
   const char *only = getenv("GAC_CONFORMANCE_ONLY");
   if (only && !strstr(kernel, only) && !strstr(params, only))
+    return false;
+  const char *exact = getenv("GAC_CONFORMANCE_KERNEL");
+  if (exact && *exact && strcmp(kernel, exact) != 0)
     return false;
   if (matches(kernel, params, getenv("GAC_CONFORMANCE_SKIP"))) {
     printf("%-14s %-58s SKIP (GAC_CONFORMANCE_SKIP)\n", kernel, params);

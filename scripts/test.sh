@@ -8,7 +8,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+start=$SECONDS
 scripts/install-deps.sh
+installed=$SECONDS
 build=${GAC_TEST_BUILD_DIR:-build-test}
 # The Release tree: the optimised build warns where the sanitized one does
 # not (GCC -O3's overflow and uninitialised-use analyses), so the library,
@@ -17,9 +19,15 @@ build=${GAC_TEST_BUILD_DIR:-build-test}
 cmake -S . -B "$build-release" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF \
   -DCMAKE_INSTALL_PREFIX=/usr > /dev/null
 cmake --build "$build-release" --target package-deb
+packaged=$SECONDS
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGAC_SANITIZE=ON \
   -DGAC_PACKAGE_DIR="$(realpath -m "$build-release")/packages"
 cmake --build "$build"
+built=$SECONDS
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-ctest --test-dir "$build" --output-on-failure -j"$(nproc)"
+status=0
+ctest --test-dir "$build" --output-on-failure -j"$(nproc)" || status=$?
+echo "time: packages $((installed - start)) s, release build and .debs $((packaged - installed)) s," \
+  "sanitized build $((built - packaged)) s, tests $((SECONDS - built)) s"
+exit $status

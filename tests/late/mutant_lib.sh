@@ -33,12 +33,12 @@ run_cooperative() {
   fi
 }
 
-# run_rows DIR STRATEGY ROWS: PASS or FAIL for the suite's rows that match
-# ROWS, with ", reported" when late's runtime printed an access to memory in
+# run_rows DIR STRATEGY ROWS [KERNEL]: PASS or FAIL for the suite's rows
+# that match ROWS (and are KERNEL's rows, where given), with ", reported" when late's runtime printed an access to memory in
 # flight ("gac late: ..."; the first such line goes to DIR/report.txt).
 run_rows() {
   local out result
-  out=$(cd "$work" && POCL_CACHE_DIR="$work/pocl-$2-$n" POCL_WORK_GROUP_METHOD=loops GAC_CONFORMANCE_ONLY="$3" \
+  out=$(cd "$work" && POCL_CACHE_DIR="$work/pocl-$2-$n" POCL_WORK_GROUP_METHOD=loops GAC_CONFORMANCE_ONLY="$3" GAC_CONFORMANCE_KERNEL="${4:-}" \
         "${GAC_CONFORMANCE:-$build/conformance/gac-conformance}" "$1" "$2" 2>&1) || true
   if grep -q " FAIL " <<< "$out" || ! grep -q " PASS " <<< "$out"; then result=FAIL; else result=PASS; fi
   if grep -q "^gac late: " <<< "$out"; then

@@ -59,6 +59,33 @@ print('\n'.join(text))
 PY
 }
 
+# kernel_of TEXT K: the suite's row name of the kernel whose code holds the
+# K-th AsyncWait (the entry point that is, or calls, the function holding
+# it): a mutant runs that kernel's rows alone, for it changes no other.
+kernel_of() {
+  python3 - "$@" <<'PY'
+import re, sys
+text, k = open(sys.argv[1]).read().split('\n'), int(sys.argv[2])
+entries = {m.group(1): m.group(2) for m in (re.search(r'OpEntryPoint Kernel (%\w+) "(\w+)"', l) for l in text) if m}
+owner, calls, wait, seen = None, {}, None, 0
+for line in text:
+    m = re.match(r'\s*(%\w+) = OpFunction ', line)
+    if m:
+        owner = m.group(1)
+    m = re.search(r'OpFunctionCall %\w+ (%\w+)', line)
+    if m:
+        calls.setdefault(m.group(1), set()).add(owner)
+    if ' AsyncWait ' in line:
+        seen += 1
+        if seen == k:
+            wait = owner
+callers = {wait} | calls.get(wait, set())
+names = sorted(entries[f] for f in callers if f in entries)
+# The suite names the stencil's rows stencil_tiles.
+print({'stencil': 'stencil_tiles'}.get(names[0], names[0]) if len(names) == 1 else '')
+PY
+}
+
 waits=$(grep -c " AsyncWait " "$work/piped.spvasm")
 mutants=("original|0|none")
 for k in $(seq 1 "$waits"); do
@@ -66,7 +93,7 @@ for k in $(seq 1 "$waits"); do
 done
 
 status=0 n=0
-echo "| mutant (pipelined-s3) | --check-async | checker catches | cooperative on PoCL | late on PoCL | caught |"
+echo "| mutant (pipelined-s3) | --check-async | checker catches | cooperative on PoCL | late on PoCL (rows) | caught |"
 echo "|---|---|---|---|---|---|"
 for m in "${mutants[@]}"; do
   n=$((n + 1))
@@ -81,7 +108,9 @@ for m in "${mutants[@]}"; do
   if [ "$violated" -gt 0 ] || [ "$undecided" -gt "${base_undecided:-0}" ]; then flagged=yes; fi
   lower_both "$dir/m.spv" "$dir" pipelined-s3
   coop=$(run_cooperative "$dir" "$rows" "$([ "$kind" = none ] && echo yes)")
-  late=$(run_rows "$dir" late "$rows")
+  kernel=""
+  [ "$kind" = none ] || kernel=$(kernel_of "$work/piped.spvasm" "$k")
+  late=$(run_rows "$dir" late "$rows" "$kernel")
   caught=no
   if [ "$late" != PASS ] || [ $flagged = yes ]; then caught=yes; fi
   if [ "$kind" = none ]; then
@@ -92,7 +121,7 @@ for m in "${mutants[@]}"; do
   fi
   # late also names an access to memory in flight in every mutant.
   if ! [ "$kind" = none ] && [[ "$late" != *reported ]]; then status=1; fi
-  echo "| $name | $verdict | $flagged | $coop | $late | $caught |"
+  echo "| $name | $verdict | $flagged | $coop | $late (${kernel:-all}) | $caught |"
 done
 
 # The kernels with a fixed work-group size (the attribute written in, with or
