@@ -168,7 +168,7 @@ cl_int CL_API_CALL gac_BuildProgram(cl_program program, cl_uint num_devices, con
   char *all = malloc(n);
   if (!all)
     return CL_OUT_OF_HOST_MEMORY;
-  snprintf(all, n, "%s %s", options ? options : "", spir_options);
+  snprintf(all, n, "%s%s%s", options ? options : "", options && *options ? " " : "", spir_options);
   cl_int err = gac_next->clBuildProgram(program, num_devices, device_list, all, notify, user_data);
   free(all);
   return err;

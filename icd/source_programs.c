@@ -171,6 +171,30 @@ static unsigned front_end_options(const char *options, char **argv, unsigned max
   return n;
 }
 
+/* What clBuildProgram's options still mean once the front end has run: all
+ * but the front end's own (-D, -I, -cl-std=, -w, -Werror). The driver builds
+ * the compiled module with them, and PoCL keys its cache on them: a -D the
+ * module no longer needs would make the same module a new build. */
+static void back_end_options(const char *options, char *out, size_t len) {
+  char storage[4096];
+  size_t used = 0;
+  out[0] = '\0';
+  snprintf(storage, sizeof storage, "%s", options ? options : "");
+  for (char *tok = strtok(storage, " \t"); tok; tok = strtok(NULL, " \t")) {
+    if ((strcmp(tok, "-D") == 0 || strcmp(tok, "-I") == 0)) {
+      strtok(NULL, " \t"); /* its value */
+      continue;
+    }
+    if (strncmp(tok, "-D", 2) == 0 || strncmp(tok, "-I", 2) == 0 || strncmp(tok, "-cl-std=", 8) == 0 ||
+        strcmp(tok, "-w") == 0 || strcmp(tok, "-Werror") == 0)
+      continue;
+    int n = snprintf(out + used, len - used, "%s%s", used ? " " : "", tok);
+    if (n < 0 || (size_t)n >= len - used)
+      break;
+    used += (size_t)n;
+  }
+}
+
 /* Header programs given to clCompileProgram, written where -I finds them. */
 typedef struct headers {
   cl_uint count;
@@ -485,8 +509,11 @@ cl_int gac_source_build(gac_source_program *w, cl_uint num_devices, const cl_dev
     w->failed = err != CL_SUCCESS;
   }
   free(spv);
-  if (!w->failed)
-    err = gac_BuildProgram(inner, num_devices, devices, options, NULL, NULL);
+  if (!w->failed) {
+    char rest[4096];
+    back_end_options(options, rest, sizeof rest);
+    err = gac_BuildProgram(inner, num_devices, devices, rest, NULL, NULL);
+  }
   if (!w->failed && err != CL_SUCCESS) {
     /* The module was invalid, or PoCL refused it: keep its log. */
     size_t n = 0;

@@ -10,7 +10,17 @@ cd "$(dirname "$0")/.."
 root=$PWD
 page=$(realpath -m "${1:-docs/results/FRONT_DOOR.md}")
 scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
+# What each command printed, and ninja's logs of its builds, stay here.
+logs=${GAC_FRONT_DOOR_LOGS:-/tmp/gac-front-door}
+rm -rf "$logs" && mkdir -p "$logs"
+keep() {
+  cp "$scratch"/*.log "$logs"/ 2>/dev/null || true
+  for b in build-release build-test build-test-release; do
+    [ -f "$scratch/gac/$b/.ninja_log" ] && cp "$scratch/gac/$b/.ninja_log" "$logs/$b.ninja_log"
+  done
+  rm -rf "$scratch"
+}
+trap keep EXIT
 load=$(cut -d' ' -f1-3 /proc/loadavg)
 echo "time_front_door: load average before: $load"
 git clone -q "$root" "$scratch/gac"
@@ -63,5 +73,5 @@ The slowest tests (seconds each; CTest runs as many at once as there are cores):
 |---|---:|
 $slowest
 EOF
-echo "time_front_door: wrote $page"
+echo "time_front_door: wrote $page; the commands' output is in $logs"
 [ "$(cat "$scratch/main.status")" = 0 ] && [ "$(cat "$scratch/test.status")" = 0 ]
