@@ -18,6 +18,10 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 root=$tmp/root
 fail() { echo "smoke_test: FAIL: $*" >&2; exit 1; }
+# has TEXT REGEX: TEXT has a line matching REGEX. (Not `cmd | grep -q`: grep
+# stops reading at the first match, and with pipefail the writer's SIGPIPE
+# would fail the pipeline.)
+has() { grep -Eq "$2" <<< "$1"; }
 
 # 1. The packages.
 arch=$(dpkg --print-architecture)
@@ -30,9 +34,9 @@ for name in libgac0 libgac-dev gac-tools gac-opencl-layer; do
   dpkg-deb -x "$deb" "$root"
   echo "package $(dpkg-deb -f "$deb" Package) $(dpkg-deb -f "$deb" Version): depends $(dpkg-deb -f "$deb" Depends)"
 done
-dpkg-deb -f "$packages"/libgac0_*.deb Depends | grep -q "libllvm19" || fail "libgac0 does not depend on libllvm19"
-dpkg-deb -f "$packages"/gac-tools_*.deb Depends | grep -q "clang-15" || fail "gac-tools does not depend on clang-15"
-dpkg-deb -f "$packages"/gac-opencl-layer_*.deb Depends | grep -q "ocl-icd-libopencl1" ||
+has "$(dpkg-deb -f "$packages"/libgac0_*.deb Depends)" "libllvm19" || fail "libgac0 does not depend on libllvm19"
+has "$(dpkg-deb -f "$packages"/gac-tools_*.deb Depends)" "clang-15" || fail "gac-tools does not depend on clang-15"
+has "$(dpkg-deb -f "$packages"/gac-opencl-layer_*.deb Depends)" "ocl-icd-libopencl1" ||
   fail "gac-opencl-layer does not depend on an ICD loader"
 # Every dependency resolves against this machine's package lists (nothing is installed).
 if [ "$(id -u)" -eq 0 ] && command -v apt-get > /dev/null; then
@@ -49,7 +53,7 @@ done
 
 # 2. The installed tools.
 for tool in gac-opt gac-as gac-cc gac-isa-check; do
-  "$bin/$tool" --version | grep -Eq "^$tool [0-9]+\.[0-9]+\.[0-9]+ \(commit [^)]+\)$" || fail "$tool --version"
+  has "$("$bin/$tool" --version)" "^$tool [0-9]+\.[0-9]+\.[0-9]+ \(commit [^)]+\)$" || fail "$tool --version"
 done
 "$bin/gac-opt" --version
 "$bin/gac-as" "$src/examples/copies-physical64.spvasm" -o "$tmp/copies.spv"
@@ -57,7 +61,7 @@ done
 "$bin/gac-opt" --lower-async-copies=opencl "$tmp/copies.spv" -o "$tmp/copies.lowered.spv"
 spirv-val --target-env opencl1.2 "$tmp/copies.lowered.spv"
 PATH=$bin:$PATH "$bin/gac-cc" "$src/conformance/kernels/copies.cl" -o "$tmp/copies.raised.spv"
-"$bin/gac-opt" --print "$tmp/copies.raised.spv" | grep -q "GroupAsyncCopy2D2D" || fail "gac-cc: no GroupAsyncCopy2D2D"
+has "$("$bin/gac-opt" --print "$tmp/copies.raised.spv")" "GroupAsyncCopy2D2D" || fail "gac-cc: no GroupAsyncCopy2D2D"
 # --emit=ptx opens the installed libgac-llvm.so (bin/../lib/<multiarch>).
 LD_DEBUG=files "$bin/gac-opt" --emit=ptx --sm=80 "$tmp/copies.raised.spv" -o "$tmp/copies.ptx" 2> "$tmp/ld.log" ||
   { grep -v "^ *[0-9]*:" "$tmp/ld.log" >&2; fail "gac-opt --emit=ptx"; }
