@@ -16,6 +16,9 @@ seed=20250101
 rm -rf "$work" && mkdir -p "$work"
 "$build/conformance/random/gac-random-gen" "$seed" 0 "$cases" "$work/smoke.cl" || exit 1
 run=$build/conformance/random/gac-random-cl
+# GAC_RANDOM_CL_PLAIN: the runner for PoCL alone (built without sanitizers in
+# a sanitized tree); the layer's run keeps $run, as sanitized as the layer.
+run_plain=${GAC_RANDOM_CL_PLAIN:-$run}
 status=0
 check() { # name, log: judge one run
   local name=$1 log=$2 line
@@ -38,7 +41,7 @@ for s in $strategies; do
   if ! "$here/build_batch.sh" "$build/tools" "$work/smoke.cl" "$s" "$work/smoke.$s" > "$work/build.$s.log" 2>&1; then
     echo "FAIL $s: gac did not build the batch"; cat "$work/build.$s.log"; status=1; continue
   fi
-  POCL_CACHE_DIR=$work/pocl-$s "$run" "$work/smoke.cl" --bc "$work/smoke.$s.bc" --target "$s" $mutate \
+  POCL_CACHE_DIR=$work/pocl-$s "$run_plain" "$work/smoke.cl" --bc "$work/smoke.$s.bc" --target "$s" $mutate \
     > "$work/run.$s.log" 2>&1
   check "$s" "$work/run.$s.log"
 done

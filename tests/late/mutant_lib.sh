@@ -12,10 +12,13 @@ check_verdict() {
   undecided=$(sed -E 's/.* ([0-9]+) cannot decide.*/\1/' <<< "$verdict")
 }
 
-# lower_both SPV DIR PROGRAM: DIR/PROGRAM.{cooperative,late}.bc for gac-conformance.
+# lower_both SPV DIR PROGRAM [ORIGINAL]: DIR/PROGRAM.late.bc for
+# gac-conformance, and DIR/PROGRAM.cooperative.bc where run_cooperative runs
+# it (ORIGINAL "yes", or GAC_MUTANTS_COOPERATIVE=1).
 lower_both() {
-  local strategy
-  for strategy in cooperative late; do
+  local strategy strategies=late
+  if [ "${4:-}" = yes ] || [ "${GAC_MUTANTS_COOPERATIVE:-0}" = 1 ]; then strategies="cooperative late"; fi
+  for strategy in $strategies; do
     "$build/tools/gac-opt" --lower-async-copies=opencl,strategy=$strategy "$1" -o "$2/$strategy.spv"
     llvm-spirv-15 -r --spirv-target-env=CL1.2 "$2/$strategy.spv" -o "$2/$3.$strategy.bc"
   done

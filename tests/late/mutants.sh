@@ -58,7 +58,7 @@ open(sys.argv[4], 'w').write(s[:start] + t + s[end:])" "$cl" "$name" "$kernel" "
   [ "$name" = original ] && base_undecided=$undecided
   flagged=no
   if [ "$violated" -gt 0 ] || [ "$undecided" -gt "${base_undecided:-0}" ]; then flagged=yes; fi
-  lower_both "$dir/raised.spv" "$dir" "$program"
+  lower_both "$dir/raised.spv" "$dir" "$program" "$([ "$name" = original ] && echo yes)"
   coop=$(run_cooperative "$dir" "$rows" "$([ "$name" = original ] && echo yes)")
   late=$(run_rows "$dir" late "$rows")
   caught=no

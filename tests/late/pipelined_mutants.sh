@@ -106,7 +106,7 @@ for m in "${mutants[@]}"; do
   [ "$kind" = none ] && base_undecided=$undecided
   flagged=no
   if [ "$violated" -gt 0 ] || [ "$undecided" -gt "${base_undecided:-0}" ]; then flagged=yes; fi
-  lower_both "$dir/m.spv" "$dir" pipelined-s3
+  lower_both "$dir/m.spv" "$dir" pipelined-s3 "$([ "$kind" = none ] && echo yes)"
   coop=$(run_cooperative "$dir" "$rows" "$([ "$kind" = none ] && echo yes)")
   kernel=""
   [ "$kind" = none ] || kernel=$(kernel_of "$work/piped.spvasm" "$k")
