@@ -2,9 +2,11 @@
 # smoke.sh BUILD_DIR WORK_DIR LAYER_SO [--mutate]: the CTest smoke run.
 # One fixed-seed batch of GAC_RANDOM_SMOKE_CASES (default 5) random
 # kernels, built and run on PoCL with every OpenCL lowering strategy and,
-# if LAYER_SO is given, from source through the gac layer. Each PoCL run
-# has its own POCL_CACHE_DIR. Fails if any case fails, a batch does not
-# build, or strategy=late reports an access in flight ("gac late: ").
+# if LAYER_SO is given, from source through the gac layer. The strategies'
+# runs, one after another, share a PoCL cache (auto's kernels are leader's on
+# PoCL's CPU device), and the layer's run after them (it lowers as auto).
+# Fails if any case fails, a batch does not build, or strategy=late reports
+# an access in flight ("gac late: ").
 # --mutate: the runners use a model wrong in one byte per case; passes only
 # if every case of every run is reported as failed (the comparison works).
 set -uo pipefail
@@ -41,12 +43,12 @@ for s in $strategies; do
   if ! "$here/build_batch.sh" "$build/tools" "$work/smoke.cl" "$s" "$work/smoke.$s" > "$work/build.$s.log" 2>&1; then
     echo "FAIL $s: gac did not build the batch"; cat "$work/build.$s.log"; status=1; continue
   fi
-  POCL_CACHE_DIR=$work/pocl-$s "$run_plain" "$work/smoke.cl" --bc "$work/smoke.$s.bc" --target "$s" $mutate \
+  POCL_CACHE_DIR=$work/pocl "$run_plain" "$work/smoke.cl" --bc "$work/smoke.$s.bc" --target "$s" $mutate \
     > "$work/run.$s.log" 2>&1
   check "$s" "$work/run.$s.log"
 done
 if [ -n "$layer" ]; then
-  OPENCL_LAYERS=$layer GAC_LAYER_STRATEGY=auto GAC_LAYER_CACHE_DIR=$work/layer-cache POCL_CACHE_DIR=$work/pocl-layer \
+  OPENCL_LAYERS=$layer GAC_LAYER_STRATEGY=auto GAC_LAYER_CACHE_DIR=$work/layer-cache POCL_CACHE_DIR=$work/pocl \
     "$run" "$work/smoke.cl" --source --target layer $mutate > "$work/run.layer.log" 2>&1
   check layer "$work/run.layer.log"
 fi
