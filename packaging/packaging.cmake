@@ -5,7 +5,7 @@
 #   gac-opencl-layer  libgac-layer.so, the OpenCL layer
 # Build them from a Release tree configured with -DCMAKE_INSTALL_PREFIX=/usr:
 #   cmake --build BUILD --target package-deb     (BUILD/packages/*.deb)
-# packaging/smoke_test.sh unpacks them and runs the installed tools and layer.
+# smoke_test.sh (here) unpacks them and runs the installed tools and layer.
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME gac)
 set(CPACK_PACKAGE_VENDOR "gac")

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # smoke_test.sh PACKAGE_DIR SOURCE_DIR: the Debian packages that
-# `cmake --build BUILD --target package-deb` made (cmake/packaging.cmake),
+# `cmake --build BUILD --target package-deb` made (packaging.cmake),
 # unpacked into a scratch root with dpkg -x and used from there:
 #  1. the four packages are there, with their dependencies, and apt could
 #     install them on this machine (apt-get --simulate);
