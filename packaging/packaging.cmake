@@ -26,28 +26,29 @@ set(CPACK_DEBIAN_ENABLE_COMPONENT_DEPENDS ON)
 
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_NAME libgac0)
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_SECTION libs)
-set(CPACK_COMPONENT_RUNTIME_DESCRIPTION
-    "gac library: read, write, build, validate and lower SPIR-V modules that use\n NonSemantic.Codeplay.GroupAsyncCopies (cl_khr_extended_async_copies).")
+set(CPACK_DEBIAN_RUNTIME_DESCRIPTION
+    "gac library: async copies in SPIR-V\n Reads, writes, builds, validates and lowers SPIR-V modules that use\n NonSemantic.Codeplay.GroupAsyncCopies (cl_khr_extended_async_copies), and\n emits PTX and AMDGCN (libgac-llvm.so, opened on first use).")
 # The GPU emitters run llvm-spirv-15 and, for AMDGCN, ld.lld-19.
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_RECOMMENDS "llvm-spirv-15, lld-19")
 
 set(CPACK_DEBIAN_DEV_PACKAGE_NAME libgac-dev)
 set(CPACK_COMPONENT_DEV_DEPENDS runtime)
-set(CPACK_COMPONENT_DEV_DESCRIPTION "gac library: headers, static library, CMake package (gac::gac) and gac.pc.")
+set(CPACK_DEBIAN_DEV_DESCRIPTION
+    "gac library: development files\n Headers, the static library, the CMake package (find_package(gac),\n gac::gac) and gac.pc.")
 set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS "spirv-headers")
 
 set(CPACK_DEBIAN_TOOLS_PACKAGE_NAME gac-tools)
 set(CPACK_COMPONENT_TOOLS_DEPENDS runtime)
-set(CPACK_COMPONENT_TOOLS_DESCRIPTION
-    "gac tools: gac-opt (spirv-opt style: validate, print, raise, lower, pipeline,\n emit PTX or AMDGCN), gac-as, gac-cc (OpenCL C with the 2D/3D copy builtins)\n and gac-isa-check.")
+set(CPACK_DEBIAN_TOOLS_DESCRIPTION
+    "gac tools: gac-opt, gac-as, gac-cc, gac-isa-check\n gac-opt (spirv-opt style: validate, print, raise, lower, pipeline, emit PTX\n or AMDGCN), gac-as, gac-cc (OpenCL C with the 2D/3D copy builtins) and\n gac-isa-check (AMDGCN code objects' waits).")
 # gac-cc runs clang-15 and llvm-spirv-15; --emit=ptx's checks use ptxas when found.
 set(CPACK_DEBIAN_TOOLS_PACKAGE_DEPENDS "clang-15, llvm-spirv-15, spirv-tools")
 set(CPACK_DEBIAN_TOOLS_PACKAGE_RECOMMENDS "lld-19")
 
 set(CPACK_DEBIAN_LAYER_PACKAGE_NAME gac-opencl-layer)
 set(CPACK_COMPONENT_LAYER_DEPENDS runtime)
-set(CPACK_COMPONENT_LAYER_DESCRIPTION
-    "gac OpenCL layer: puts gac in front of an OpenCL driver, so that unmodified\n host programs can use SPIR-V and OpenCL C with 2D/3D async copies. Enable it\n with OPENCL_LAYERS=/usr/lib/${CMAKE_LIBRARY_ARCHITECTURE}/libgac-layer.so.")
+set(CPACK_DEBIAN_LAYER_DESCRIPTION
+    "gac OpenCL layer: 2D/3D async copies for unmodified host programs\n Puts gac in front of an OpenCL driver (PoCL, NVIDIA's), so that unmodified\n host programs can use SPIR-V and OpenCL C with 2D/3D async copies. Enable it\n with OPENCL_LAYERS=/usr/lib/${CMAKE_LIBRARY_ARCHITECTURE}/libgac-layer.so.")
 # The layer is loaded by ocl-icd, lowers with libgac, compiles OpenCL C with
 # clang-15 and llvm-spirv-15 and links modules with spirv-link.
 set(CPACK_DEBIAN_LAYER_PACKAGE_DEPENDS "ocl-icd-libopencl1, clang-15, llvm-spirv-15, spirv-tools")
