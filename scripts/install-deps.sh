@@ -5,6 +5,7 @@ set -euo pipefail
 
 packages=(
   cmake ninja-build gcc g++ pkg-config python3
+  dpkg-dev file  # the Debian packages: dpkg-shlibdeps, and CPack's ELF test
   spirv-tools spirv-headers
   ocl-icd-opencl-dev opencl-headers ocl-icd-libopencl1 pocl-opencl-icd clinfo
   clang-15 llvm-spirv-15 llvm-15-tools
