@@ -146,6 +146,18 @@ cl_int gac_source_release(gac_source_program *w) {
 
 /* ---- the front end ---- */
 
+/* The options only the front end uses: -D and -I (their value in the token
+ * or the next one), -cl-std=, -w, -Werror. */
+typedef enum { NOT_FRONT_END, FRONT_END_FLAG, FRONT_END_WITH_VALUE } front_end_kind;
+static front_end_kind front_end_only(const char *tok) {
+  if (strcmp(tok, "-D") == 0 || strcmp(tok, "-I") == 0)
+    return FRONT_END_WITH_VALUE;
+  if (strncmp(tok, "-D", 2) == 0 || strncmp(tok, "-I", 2) == 0 || strncmp(tok, "-cl-std=", 8) == 0 ||
+      strcmp(tok, "-w") == 0 || strcmp(tok, "-Werror") == 0)
+    return FRONT_END_FLAG;
+  return NOT_FRONT_END;
+}
+
 /* clang-15 options from clBuildProgram's: -D, -I, -cl-std=, -cl-* pass on;
  * -cl-opt-disable means -O0; -w and -Werror too. Others are PoCL's business. */
 static unsigned front_end_options(const char *options, char **argv, unsigned max, char *storage, bool *opt_disable,
@@ -153,40 +165,37 @@ static unsigned front_end_options(const char *options, char **argv, unsigned max
   unsigned n = 0;
   snprintf(storage, 4096, "%s", options ? options : "");
   for (char *tok = strtok(storage, " \t"); tok && n + 1 < max; tok = strtok(NULL, " \t")) {
-    if (strcmp(tok, "-cl-opt-disable") == 0)
+    if (strcmp(tok, "-cl-opt-disable") == 0) {
       *opt_disable = true;
-    else if (strncmp(tok, "-cl-std=", 8) == 0)
+    } else if (strncmp(tok, "-cl-std=", 8) == 0) {
       *std = tok;
-    else if ((strncmp(tok, "-D", 2) == 0 || strncmp(tok, "-I", 2) == 0) && tok[2] == '\0') {
-      /* "-D NAME": the value is the next token */
+    } else if (front_end_only(tok) == FRONT_END_WITH_VALUE) {
       char *value = strtok(NULL, " \t");
       if (value && n + 2 < max) {
         argv[n++] = tok;
         argv[n++] = value;
       }
-    } else if (strncmp(tok, "-D", 2) == 0 || strncmp(tok, "-I", 2) == 0 || strncmp(tok, "-cl-", 4) == 0 ||
-               strcmp(tok, "-w") == 0 || strcmp(tok, "-Werror") == 0)
+    } else if (front_end_only(tok) == FRONT_END_FLAG || strncmp(tok, "-cl-", 4) == 0) {
       argv[n++] = tok;
+    }
   }
   return n;
 }
 
 /* What clBuildProgram's options still mean once the front end has run: all
- * but the front end's own (-D, -I, -cl-std=, -w, -Werror). The driver builds
- * the compiled module with them, and PoCL keys its cache on them: a -D the
- * module no longer needs would make the same module a new build. */
+ * but the front end's own (front_end_only). The driver builds the compiled
+ * module with them, and PoCL keys its cache on them: a -D the module no
+ * longer needs would make the same module a new build. */
 static void back_end_options(const char *options, char *out, size_t len) {
   char storage[4096];
   size_t used = 0;
   out[0] = '\0';
   snprintf(storage, sizeof storage, "%s", options ? options : "");
   for (char *tok = strtok(storage, " \t"); tok; tok = strtok(NULL, " \t")) {
-    if ((strcmp(tok, "-D") == 0 || strcmp(tok, "-I") == 0)) {
+    front_end_kind kind = front_end_only(tok);
+    if (kind == FRONT_END_WITH_VALUE)
       strtok(NULL, " \t"); /* its value */
-      continue;
-    }
-    if (strncmp(tok, "-D", 2) == 0 || strncmp(tok, "-I", 2) == 0 || strncmp(tok, "-cl-std=", 8) == 0 ||
-        strcmp(tok, "-w") == 0 || strcmp(tok, "-Werror") == 0)
+    if (kind != NOT_FRONT_END)
       continue;
     int n = snprintf(out + used, len - used, "%s%s", used ? " " : "", tok);
     if (n < 0 || (size_t)n >= len - used)
