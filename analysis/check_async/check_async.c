@@ -254,17 +254,18 @@ void gac_check_async(const gac_module *m, const gac_check_async_options *options
   gac_check_async_options defaults = {0};
   checker c = {.m = m, .opt = options ? options : &defaults, .diag = diag, .counts = counts ? counts : &local};
   memset(c.counts, 0, sizeof *c.counts);
-  c.starts = calloc(m->bound ? m->bound : 1, 1);
-  c.touches = calloc(m->bound ? m->bound : 1, 1);
+  for (unsigned k = 0; k < 3; k++)
+    if (!(c.holds[k] = calloc(m->bound ? m->bound : 1, 1)))
+      abort();
   c.pipe_var = calloc(m->bound ? m->bound : 1, 1);
-  if (!c.starts || !c.touches || !c.pipe_var)
+  if (!c.pipe_var)
     abort();
   gac_foreach_function(f, (gac_module *)m) {
     if (f->first_block)
       check_function(&c, f);
   }
-  free(c.starts);
-  free(c.touches);
+  for (unsigned k = 0; k < 3; k++)
+    free(c.holds[k]);
   free(c.pipe_var);
 }
 

@@ -146,8 +146,10 @@ typedef struct checker {
   unsigned nslots;
   bool *escaped; /* by id: a Function variable whose address goes where the checker cannot follow */
   uint8_t *element_stores; /* by id: a Function variable's ELEMENT_DYNAMIC, ELEMENT_UNTRACKED stores */
-  uint8_t *starts;  /* by function id: 0 not asked yet, 1 starts no copies, 2 may start some */
-  uint8_t *touches; /* by function id: the same for using a Workgroup variable */
+  /* By function id, whether it or its callees may start copies, use a
+   * Workgroup variable, or order copies (check_async_transfer.c's enum
+   * holding): 0 not asked yet, 1 no, 2 maybe. */
+  uint8_t *holds[3];
   uint8_t *pipe_var; /* by id: a buffer of a warp-specialised Pipe, which check_async_pipes.c checks */
   access *acc;
   unsigned nacc;

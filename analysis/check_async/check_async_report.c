@@ -256,7 +256,7 @@ static const char *doubt_reason(const checker *c, const gac_inst *i) {
   case SpvOpGroupWaitEvents:
     return "the events waited for, or the name of the copy's group, cannot be traced: OpGroupWaitEvents";
   case SpvOpFunctionCall:
-    return "the callee may wait for it: OpFunctionCall";
+    return "the callee may wait for it or fence it: OpFunctionCall";
   default:
     return gac_async_pipeline_op_of(c->m, i) == GAC_ASYNC_COMMIT ? "which group is committed cannot be traced: AsyncCommit"
                                                                  : "the queue or count is not a constant: AsyncWait";

@@ -13,11 +13,15 @@
 #include "check_async_dataflow.h"
 #include "gac/async_copy.h"
 #include "gac/async_pipeline.h"
+#include "gac/builtins.h"
 #include "gac/check_async.h"
 #include "gac/known.h"
 
-/* An instruction a call's callee may hold that matters to the checker. */
-typedef bool (*inst_test)(const gac_module *m, const gac_inst *i);
+/* What a call's callee may hold that matters to the checker: copies, uses
+ * of the module's Workgroup variables, or what orders copies without
+ * naming them (a copy fence, a wait on a queue; or on events, which it may
+ * have been handed in memory the checker does not follow). */
+enum holding { HOLDS_COPY, HOLDS_WORKGROUP_USE, HOLDS_ORDER };
 
 bool ca_is_copy(const gac_module *m, const gac_inst *i) {
   copy_view v;
@@ -33,20 +37,51 @@ static bool uses_workgroup_variable(const gac_module *m, const gac_inst *i) {
   return false;
 }
 
-/* Does function fn_def, or what it calls, hold an instruction that passes
- * `test`? A declaration, or calls nested too deep, may hold anything. */
-static bool function_holds(const gac_module *m, const gac_inst *fn_def, inst_test test, unsigned depth) {
+static bool inst_holds(const gac_module *m, const gac_inst *i, enum holding what) {
+  uint32_t op;
+  switch (what) {
+  case HOLDS_COPY: return ca_is_copy(m, i);
+  case HOLDS_WORKGROUP_USE: return uses_workgroup_variable(m, i);
+  default:
+    op = gac_async_pipeline_op_of(m, i);
+    return op == GAC_ASYNC_COPY_FENCE || op == GAC_ASYNC_WAIT || i->opcode == SpvOpGroupWaitEvents;
+  }
+}
+
+static bool is_fence_builtin(const gac_builtin *b) {
+  return b && strcmp(b->set, GAC_ASYNC_PIPELINE_SET) == 0 && b->op == GAC_ASYNC_COPY_FENCE;
+}
+
+/* gac's builtins, called where a module is not raised yet (gac-cc --raw),
+ * hold the instruction they raise to: the copies copy, the fence and the
+ * queue wait order copies, and none touches memory but through its
+ * arguments. */
+static bool builtin_holds(const gac_builtin *b, enum holding what) {
+  bool pipeline = strcmp(b->set, GAC_ASYNC_PIPELINE_SET) == 0;
+  switch (what) {
+  case HOLDS_COPY: return !pipeline;
+  case HOLDS_WORKGROUP_USE: return false;
+  default: return pipeline && (b->op == GAC_ASYNC_COPY_FENCE || b->op == GAC_ASYNC_WAIT);
+  }
+}
+
+/* Does function fn_def, or what it calls, hold `what`? Any other
+ * declaration, or calls nested too deep, may hold anything. */
+static bool function_holds(const gac_module *m, const gac_inst *fn_def, enum holding what, unsigned depth) {
   if (!fn_def || depth > 8)
     return true;
   gac_foreach_function(f, (gac_module *)m) {
     if (f->def != fn_def)
       continue;
+    const gac_builtin *builtin = gac_builtin_of(m, f);
+    if (builtin)
+      return builtin_holds(builtin, what);
     if (!f->first_block)
       return true;
     gac_foreach_block(b, f) {
       gac_foreach_inst(i, &b->insts) {
-        if (test(m, i) ||
-            (i->opcode == SpvOpFunctionCall && function_holds(m, gac_def(m, ca_in_operand(i, 0)), test, depth + 1)))
+        if (inst_holds(m, i, what) ||
+            (i->opcode == SpvOpFunctionCall && function_holds(m, gac_def(m, ca_in_operand(i, 0)), what, depth + 1)))
           return true;
       }
     }
@@ -78,21 +113,22 @@ bool ca_offsets_meet(const checker *c, const fact *f, const gac_inst *i, unsigne
 
 /* function_holds for a call's callee, asked once per function: cache[id]
  * is 0 (not asked yet), 1 (no) or 2 (maybe). */
-static bool callee_holds(const checker *c, const gac_inst *call, uint8_t *cache, inst_test test) {
+static bool callee_holds(const checker *c, const gac_inst *call, enum holding what) {
   uint32_t fn = ca_in_operand(call, 0);
   if (fn >= c->m->bound)
     return true;
+  uint8_t *cache = c->holds[what];
   if (!cache[fn])
-    cache[fn] = function_holds(c->m, gac_def(c->m, fn), test, 0) ? 2 : 1;
+    cache[fn] = function_holds(c->m, gac_def(c->m, fn), what, 0) ? 2 : 1;
   return cache[fn] == 2;
 }
 
 static bool call_touches_variables(checker *c, const gac_inst *call) {
-  return callee_holds(c, call, c->touches, uses_workgroup_variable);
+  return callee_holds(c, call, HOLDS_WORKGROUP_USE);
 }
 
 bool ca_call_starts_copies(checker *c, const gac_inst *call) {
-  return callee_holds(c, call, c->starts, ca_is_copy);
+  return callee_holds(c, call, HOLDS_COPY);
 }
 
 static uint8_t bump(uint8_t x) { return x < POS_CAP ? (uint8_t)(x + 1) : x; }
@@ -279,7 +315,30 @@ static void wait_events(checker *c, state *s, const gac_inst *i) {
   s->nf = out;
 }
 
+/* A copy fence with these flags: the copies in flight come before the
+ * later copies' accesses to local memory, not before the work-items' own
+ * (the checker knows only local memory). Flags that are not a constant
+ * order nothing it can rely on. */
+static void copy_fence(checker *c, state *s, uint32_t flags_id) {
+  uint64_t flags;
+  if (gac_constant_value(c->m, flags_id, &flags) && (flags & GAC_FENCE_LOCAL)) {
+    for (unsigned k = 0; k < s->nf; k++)
+      s->f[k].fenced = true;
+    ca_state_normalize(s);
+  }
+}
+
 void ca_transfer_call(checker *c, state *s, const gac_inst *i, bool eval, unsigned ctx, unsigned block) {
+  /* The fence builtin is the AsyncCopyFence it raises to. */
+  const gac_builtin *fence = gac_builtin_called(c->m, i);
+  if (is_fence_builtin(fence) && ca_num_in_operands(i) == 1 + fence->num_args) {
+    copy_fence(c, s, ca_in_operand(i, 1));
+    return;
+  }
+  /* A callee that fences or waits may have ordered or completed any of them. */
+  if (callee_holds(c, i, HOLDS_ORDER))
+    for (unsigned k = 0; k < s->nf; k++)
+      ca_drop_must(&s->f[k]), s->f[k].doubt = i;
   /* The callee may use the module's Workgroup variables without being passed them. */
   if (eval && call_touches_variables(c, i))
     ca_evaluate_place(c, s, i, 0, ACCESS_CALL, (place){.buffer = UNKNOWN_BUFFER}, ctx, block);
@@ -360,16 +419,8 @@ void ca_transfer_inst(checker *c, state *s, const gac_inst *i, bool eval, unsign
     return;
   }
   uint32_t op = gac_async_pipeline_op_of(c->m, i);
-  uint64_t flags;
   if (op == GAC_ASYNC_COPY_FENCE) {
-    /* The copies in flight come before the later copies' accesses to local
-     * memory, not before the work-items' own (the checker knows only local
-     * memory). Flags that are not a constant order nothing it can rely on. */
-    if (gac_constant_value(c->m, i->words[GAC_FENCE_FLAGS_WORD], &flags) && (flags & GAC_FENCE_LOCAL)) {
-      for (unsigned k = 0; k < s->nf; k++)
-        s->f[k].fenced = true;
-      ca_state_normalize(s);
-    }
+    copy_fence(c, s, i->words[GAC_FENCE_FLAGS_WORD]);
     return;
   }
   if (op && i->num_words == GAC_PIPELINE_NUM_WORDS) {
