@@ -141,6 +141,13 @@ bool gac_validate_core(const gac_module *m, int target_env, gac_diag *diag) {
   size_t n;
   if (!gac_module_ids_fit(m, diag))
     return false;
+  /* SPIRV-Tools lets any value through, and llvm-spirv then refuses the
+   * module ("unsupported instruction schema") after gac has lowered it. */
+  if (m->schema != 0) {
+    gac_diag_add(diag, GAC_ERROR, 4, 0, "binary.schema",
+                 "the header's schema word (word 4) is %u; SPIR-V reserves it and it must be 0", m->schema);
+    return false;
+  }
   if (!gac_module_write_native(m, &w, &n)) {
     gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "core", "out of memory writing the module");
     return false;
