@@ -259,8 +259,9 @@ static void rewrite_one(gac_lowering *L, const lower_wait_emitter *E, const lowe
   gac_module *m = L->m;
   gac_builder b = gac_builder_before(m, w->inst);
   if (w->op == GAC_ASYNC_COMMIT) {
-    E->commit(L, &b, w);
-  } else if (w->drain) {
+    if (E->commit)
+      E->commit(L, &b, w);
+  } else if (w->drain && E->wait) {
     uint32_t cond = 0;
     if (w->op == GAC_ASYNC_WAIT && w->split)
       cond = lower_op2(&b, SpvOpIEqual, L->bool_type, w->inst->words[GAC_PIPELINE_VALUE_WORD], w->split);
@@ -281,7 +282,7 @@ static void rewrite_one(gac_lowering *L, const lower_wait_emitter *E, const lowe
       }
     } else if (w->op == GAC_ASYNC_WAIT) {
       E->wait(L, &b, w->count, w->queue, w->n);
-    } else {
+    } else if (E->wait_all) {
       E->wait_all(L, &b);
     }
     if (E->after_wait)

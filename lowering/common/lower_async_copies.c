@@ -9,11 +9,14 @@
  * cooperative  the work-items of the group share the copy: the planes x lines
  *              x line bytes are cut into units of 16, 8, 4 or 1 bytes (the
  *              widest that the addresses, strides and line size allow, chosen
- *              at run time) and distributed over the local size. The result
- *              is a zero-length OpGroupAsyncCopy chained on the Event operand
- *              (a real event, equal to Event when that is not null), and every
- *              OpGroupWaitEvents is followed by a work-group barrier, which is
- *              what makes the other work-items' stores visible. A target
+ *              at run time) and distributed over the local size. Where the
+ *              target's events are dead (every target but OpenCL's `lines`,
+ *              whose fenced copies go this way) the result is the Event
+ *              operand and the waits count without it; else a zero-length
+ *              OpGroupAsyncCopy chained on the Event operand (a real event,
+ *              equal to Event when that is not null). Every wait is followed
+ *              by a work-group barrier, which is what makes the other
+ *              work-items' stores visible. A target
  *              may move units its own way (hardware copies: cp.async,
  *              LDS-direct loads), try a way of its own first (bulk copies),
  *              or lower several copies together; where its events are dead

@@ -67,7 +67,9 @@ typedef struct lower_wait_emitter {
   void (*begin)(gac_lowering *L, bool *tighten);
   /* Before f's waits are written: deepest, the largest count among them. */
   void (*begin_function)(gac_lowering *L, gac_function *f, uint32_t deepest);
-  /* An AsyncCommit, at b. */
+  /* An AsyncCommit, at b. (commit, wait and wait_all left NULL: the
+   * target's copies are done when the work-items return from them, and a
+   * wait is only its barrier.) */
   void (*commit)(gac_lowering *L, gac_builder *b, const lower_wait *w);
   /* A wait leaving at most `count` in flight, at b. */
   void (*wait)(gac_lowering *L, gac_builder *b, uint32_t count, uint32_t queue, uint32_t n);

@@ -1,10 +1,21 @@
 /* The OpenCL target (--lower-async-copies=opencl[,strategy=S][,device=D]
  * [,helpers=H]): the shared copy lowering (lower_async_copies.c) in the
- * way the strategy names, queues as rings of events, waits as
- * OpGroupWaitEvents (and a barrier after them, except for lines, whose
- * events are real copies).
+ * way the strategy names.
  *
- * auto         per copy, lines, cooperative or leader, as a device profile
+ * lines        the driver's own copies: one core OpGroupAsyncCopy per line,
+ *              queues as rings of events, waits stay OpGroupWaitEvents.
+ * cooperative, leader, serial, auto
+ *              the work-items move every copy themselves, the module's core
+ *              OpGroupAsyncCopy (OpenCL's 1D copies) included, so a copy is
+ *              done when they return from it: its result is its Event
+ *              operand, and every wait, OpGroupWaitEvents or a queue's, is
+ *              only a work-group barrier that makes the other work-items'
+ *              stores visible. Nothing of the driver's copies is left: no
+ *              empty copy for an event, no call of wait_group_events. PoCL
+ *              5.0's kernel library lacks that builtin (a kernel calling it
+ *              does not load), and PoCL 3.1 miscompiled some kernels shaped
+ *              around such waits (conformance/random/README.md).
+ * auto         per copy, cooperative or leader, as a device profile
  *              (device=pocl-cpu, the default, or gpu) and the copy's shape
  *              decide (copy_strategy.c: the rule and its measurements).
  * late         a testing strategy: copies land only at the waits that cover
@@ -14,10 +25,16 @@
  *              instead of an inlined loop each (copy_helpers.c); auto
  *              inlines a copy alone in its class.
  *
+ * device=pocl-cpu (the default) also clamps every load of the local size to
+ * [1, 2^32 - 1], which changes no value and keeps PoCL 3.1 from a
+ * miscompile (pocl_local_size.c).
+ *
  * The default is cooperative: it was faster than lines on PoCL over most
  * shapes of bench/pocl (docs/LOWERING.md), and it is the one that spreads
  * the work on a device whose work-items run in parallel. */
 #include <string.h>
+
+#include <spirv/unified1/spirv.h>
 
 #include "copy_fences.h"
 #include "lowering.h"
@@ -72,8 +89,9 @@ static void begin_copies(gac_lowering *L, gac_inst *const *copies, size_t n) {
     return;
   O->helpers = copy_helpers_create(L, O->options.helpers, helper_body, NULL);
   for (size_t c = 0; O->helpers && c < n; c++) {
-    gac_async_copy k;
-    if (gac_async_copy_decode(L->m, copies[c], &k))
+    gac_async_copy k; /* a core copy as its 2D copy (its errors are reported when it is lowered) */
+    if (copies[c]->opcode == SpvOpGroupAsyncCopy ? lower_core_copy_as_2d(L, copies[c], &k, NULL)
+                                                 : gac_async_copy_decode(L->m, copies[c], &k))
       copy_helpers_count(O->helpers, &k);
   }
 }
@@ -82,7 +100,8 @@ static bool copy_elsewhere(gac_lowering *L, gac_inst *copy, const gac_async_copy
   return state(L)->helpers && copy_helpers_call(state(L)->helpers, copy, k);
 }
 
-/* After the waits of the ways whose events are not real copies: a barrier. */
+/* lines: after the waits of copies that are not the driver's (lines made
+ * cooperative by a fence), a barrier. */
 static bool finish(gac_lowering *L, lower_outcome outcome, gac_diag *diag) {
   (void)diag;
   if (outcome == LOWER_NO_COPIES)
@@ -93,11 +112,46 @@ static bool finish(gac_lowering *L, lower_outcome outcome, gac_diag *diag) {
   return true;
 }
 
-static const lower_target opencl_target = {
+static const lower_target lines_target = {
     .way = way,
     .begin_copies = begin_copies,
     .copy_elsewhere = copy_elsewhere,
     .finish = finish,
+};
+
+static bool same_barrier(const gac_inst *a, const gac_inst *b) {
+  return a && b && a->opcode == SpvOpControlBarrier && b->opcode == SpvOpControlBarrier &&
+         a->num_words == b->num_words && memcmp(a->words, b->words, a->num_words * sizeof *a->words) == 0;
+}
+
+/* A wait of synchronous copies: only the barrier, and one for a run of
+ * waits (a queue's wait, a list) or a wait next to the same barrier of the
+ * kernel's own. b is before the wait, which goes after this. */
+static void wait_barrier(gac_lowering *L, gac_builder *b) {
+  gac_inst *wait = b->before;
+  lower_workgroup_barrier(L, b);
+  gac_inst *mine = wait ? wait->prev : NULL;
+  if (mine && (same_barrier(mine, mine->prev) || same_barrier(mine, wait->next)))
+    gac_inst_remove(L->m, mine);
+}
+
+static const lower_wait_emitter synchronous_waits = {.barrier = wait_barrier};
+
+static bool finish_synchronous(gac_lowering *L, lower_outcome outcome, gac_diag *diag) {
+  (void)diag;
+  if (outcome != LOWER_NO_COPIES)
+    copy_helpers_destroy(state(L)->helpers);
+  return true;
+}
+
+static const lower_target synchronous_target = {
+    .waits = &synchronous_waits,
+    .core_copies = true,
+    .events_dead = true,
+    .way = way,
+    .begin_copies = begin_copies,
+    .copy_elsewhere = copy_elsewhere,
+    .finish = finish_synchronous,
 };
 
 static bool lower_late_module(gac_module *m, void *unused, gac_diag *diag) {
@@ -111,7 +165,14 @@ static const lower_target late_target = {.lower_module = lower_late_module};
 bool lower_opencl_copies(gac_module *m, const void *options, gac_diag *diag) {
   const opencl_options *o = options;
   opencl_lowering O = {.options = *o};
-  return lower_async_copies_for(m, o->strategy == OPENCL_LATE ? &late_target : &opencl_target, &O, diag);
+  const lower_target *t = o->strategy == OPENCL_LATE    ? &late_target
+                          : o->strategy == OPENCL_LINES ? &lines_target
+                                                         : &synchronous_target;
+  bool ok = lower_async_copies_for(m, t, &O, diag);
+  /* For PoCL's CPU device, the local size as PoCL 3.1 needs it. */
+  if (ok && o->device == COPY_DEVICE_POCL_CPU)
+    opencl_clamp_local_size(m);
+  return ok;
 }
 
 static const struct {

@@ -13,7 +13,7 @@
 // RUN: cmp %t.raised.spv %t.again.spv
 // RUN: gac-opt --lower-async-copies=opencl --validate --target-env=opencl1.2 %t.raised.spv -o %t.lowered.spv
 // RUN: spirv-val --target-env opencl1.2 %t.lowered.spv
-// RUN: gac-opt --print %t.lowered.spv | FileCheck --check-prefix=OPENCL %s
+// RUN: gac-opt --print %t.lowered.spv | FileCheck --check-prefix=COOP --implicit-check-not=OpGroupWaitEvents --implicit-check-not=OpGroupAsyncCopy %s
 // RUN: gac-opt --lower-async-copies=opencl,strategy=lines --validate --target-env=opencl1.2 %t.raised.spv -o %t.lines.spv
 // RUN: gac-opt --print %t.lines.spv | FileCheck --check-prefix=OPENCL %s
 // RUN: gac-opt --emit=ptx --sm=80 %t.raised.spv -o %t.ptx
@@ -30,15 +30,33 @@
 // left, the fence is a barrier, and the fence of `disjoint` is gone.
 // OPENCL-NOT: NonSemantic.Gac
 // OPENCL-NOT: OpGroupAsyncCopy %{{[0-9]+}} %{{[0-9]+}} %{{[0-9]+}} %{{[0-9]+}} %{{[0-9]+}} %{{[0-9]+}} %{{[0-9]+}}{{$}}
-// OPENCL: OpFunction
+// OPENCL: = OpFunction{{ }}
 // OPENCL: OpControlBarrier
-// OPENCL: OpFunction
-// OPENCL: OpControlBarrier
-// OPENCL: OpControlBarrier
-// OPENCL: OpFunction
+// OPENCL: OpGroupWaitEvents
+// OPENCL-NEXT: OpControlBarrier
+// OPENCL: = OpFunction{{ }}
+// OPENCL-COUNT-2: OpControlBarrier
+// OPENCL: OpGroupWaitEvents
+// OPENCL-NEXT: OpControlBarrier
+// OPENCL: = OpFunction{{ }}
 // OPENCL-NOT: OpControlBarrier
 // OPENCL: OpGroupWaitEvents
 // OPENCL-NEXT: OpControlBarrier
+// The default (cooperative) moves every copy itself: a wait is its barrier,
+// and no copy or wait of the driver's is left. import_then_export: the
+// fence's barrier and the wait's; export_then_import: its own, the fence's
+// and the wait's; disjoint: the wait's; the kernels' wrappers and the copy
+// helpers: none.
+// COOP-NOT: NonSemantic.Gac
+// COOP: = OpFunction{{ }}
+// COOP-COUNT-2: OpControlBarrier
+// COOP-NOT: OpControlBarrier
+// COOP: = OpFunction{{ }}
+// COOP-COUNT-3: OpControlBarrier
+// COOP-NOT: OpControlBarrier
+// COOP: = OpFunction{{ }}
+// COOP: OpControlBarrier
+// COOP-NOT: OpControlBarrier
 
 // SM80-LABEL: .entry import_then_export(
 // SM80: cp.async.ca.shared.global
