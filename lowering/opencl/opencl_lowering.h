@@ -23,5 +23,9 @@ bool lower_opencl_arg(const char *arg, opencl_options *o);
 /* --lower-async-copies=opencl... (lower_opencl_target.c); options is an
  * opencl_options (a gac_copy_lowering). */
 bool lower_opencl_copies(gac_module *m, const void *options, gac_diag *diag);
+/* Every load of the WorkgroupSize builtin clamped to [1, 2^32 - 1], which
+ * keeps PoCL 3.1 from a miscompile (pocl_local_size.c says which); returns
+ * progress. */
+bool opencl_clamp_local_size(gac_module *m);
 
 #endif
