@@ -4,7 +4,10 @@
  *
  * Usage: gac-conformance <dir> <strategy> [--il | --ptx | --source]
  *   <dir>/<program>.<strategy>.bc for each program below, built by PoCL from
- *   SPIR 1.2 bitcode; with --il, <dir>/<program>.raised.spv (the module
+ *   SPIR 1.2 bitcode, or, where the device takes SPIR-V (its
+ *   CL_DEVICE_IL_VERSION: PoCL 5 and later), <dir>/<program>.<strategy>.lowered.spv
+ *   (the same lowered module before llvm-spirv-15 -r) given to
+ *   clCreateProgramWithIL (GAC_CONFORMANCE_BITCODE=1: the bitcode anyway); with --il, <dir>/<program>.raised.spv (the module
  *   with GroupAsyncCopy2D2D/3D3D) given to clCreateProgramWithIL, as
  *   a host program does through the gac layer (OPENCL_LAYERS); with --ptx
  *   (strategy sm80 or sm90), <dir>/<program>.<strategy>.nvcl.ptx, gac's PTX
@@ -34,7 +37,7 @@ typedef struct ocl {
   cl_command_queue queue;
   cl_device_id device;
   const char *dir, *strategy;
-  enum { FROM_BITCODE, FROM_IL, FROM_PTX, FROM_SOURCE } from;
+  enum { FROM_BITCODE, FROM_IL, FROM_PTX, FROM_SOURCE, FROM_LOWERED } from; /* LOWERED: chosen, not an option */
   char *programs; /* --source: <dir>/programs.txt, read once */
 } ocl;
 
@@ -71,7 +74,7 @@ static double now_ms(void) {
 static void *load_kernel(void *self, const char *program, const char *name, char *why, size_t why_len) {
   const ocl *o = self;
   char path[1024], options[512] = "";
-  static const char *const suffix[] = {"bc", "raised.spv", "nvcl.ptx"};
+  static const char *const suffix[] = {"bc", "raised.spv", "nvcl.ptx", NULL, "lowered.spv"};
   if (o->from == FROM_SOURCE) {
     if (!source_of(o, program, path, sizeof path, options, sizeof options)) {
       snprintf(why, why_len, "%s is not in %.400s/programs.txt", program, o->dir);
@@ -94,7 +97,7 @@ static void *load_kernel(void *self, const char *program, const char *name, char
     return NULL;
   }
   cl_int err, status;
-  cl_program p = o->from == FROM_IL       ? clCreateProgramWithIL(o->context, bin, size, &err)
+  cl_program p = o->from == FROM_IL || o->from == FROM_LOWERED ? clCreateProgramWithIL(o->context, bin, size, &err)
                  : o->from == FROM_SOURCE ? clCreateProgramWithSource(o->context, 1, (const char **)&bin, &size, &err)
                                           : clCreateProgramWithBinary(o->context, 1, &o->device, &size,
                                                                       (const unsigned char **)&bin, &status, &err);
@@ -197,13 +200,18 @@ int main(int argc, char **argv) {
   if (!gac_cl_open_first("gac-conformance", o.from == FROM_PTX ? CL_DEVICE_TYPE_GPU : CL_DEVICE_TYPE_ALL, &o.device,
                          &o.context, &o.queue))
     return 1;
-  char device[256] = "";
+  char device[256] = "", il[1024] = "";
   clGetDeviceInfo(o.device, CL_DEVICE_NAME, sizeof device, device, NULL);
+  const char *bitcode = getenv("GAC_CONFORMANCE_BITCODE");
+  if (o.from == FROM_BITCODE && !(bitcode && strcmp(bitcode, "1") == 0) &&
+      clGetDeviceInfo(o.device, CL_DEVICE_IL_VERSION, sizeof il - 1, il, NULL) == CL_SUCCESS && strstr(il, "SPIR-V"))
+    o.from = FROM_LOWERED;
   printf("device: %s; lowering strategy: %s; programs from %s\n", device, o.strategy,
          o.from == FROM_IL    ? "SPIR-V through clCreateProgramWithIL (the gac layer lowers them)"
          : o.from == FROM_PTX    ? "gac's PTX for NVIDIA's OpenCL ABI, as binaries"
-         : o.from == FROM_SOURCE ? "OpenCL C through clCreateProgramWithSource"
-                                 : "SPIR 1.2 bitcode");
+         : o.from == FROM_SOURCE  ? "OpenCL C through clCreateProgramWithSource"
+         : o.from == FROM_LOWERED ? "lowered SPIR-V through clCreateProgramWithIL (the device takes SPIR-V)"
+                                  : "SPIR 1.2 bitcode");
   gac_backend backend = {&o, load_kernel, run_kernel, release_kernel};
   unsigned failures = gac_conformance_suite(&backend);
   printf("* enqueue to finish, including %s\n", o.from == FROM_PTX ? "the driver's first launch of a kernel"

@@ -1,11 +1,12 @@
 /* From SPIR-V to what the wrapped driver can build: validate (the set's
  * rules and the core rules), raise builtin calls, pipeline the annotated
- * loops, then for PoCL 3.1 lower the copies and run llvm-spirv-15 -r to
- * SPIR 1.2 bitcode (a subprocess: llvm-spirv-15 has no C interface); for
+ * loops, then for PoCL lower the copies with the OpenCL target and hand the
+ * driver SPIR-V (PoCL 5 and later) or, for PoCL 3.1, run llvm-spirv-15 -r
+ * to SPIR 1.2 bitcode (a subprocess: llvm-spirv-15 has no C interface); for
  * NVIDIA's OpenCL driver emit PTX with gac's PTX path (docs/LAYER.md). Results
  * are cached by content: <cache>/<hash>.spv holds the input (compared in full
  * on a hit, so a hash collision cannot return the wrong program) and
- * <hash>.bc what was built (bitcode or PTX; the target is in the hash). The hash covers the layer's own file, so a rebuilt
+ * <hash>.bc what was built (bitcode, SPIR-V or PTX; the target is in the hash). The hash covers the layer's own file, so a rebuilt
  * or upgraded gac never takes bitcode an older one made. The cache is
  * $GAC_LAYER_CACHE_DIR, else $XDG_CACHE_HOME/gac, else ~/.cache/gac;
  * GAC_LAYER_CACHE_DIR=off disables it. */
@@ -208,10 +209,11 @@ static char *warnings_text(const gac_diag *d) {
 
 bool gac_bridge_il(const void *il, size_t size, const gac_layer_target *t, unsigned char **bc, size_t *bc_size,
                    char **log, char **warnings) {
-  char lower_arg[96], key[1024], warnings_path[1100];
+  char lower_arg[96], salt[112], key[1024], warnings_path[1100];
   *warnings = NULL;
   target_key(t, lower_arg, sizeof lower_arg);
-  bool cached = gac_layer_cache_key(lower_arg, il, size, key, sizeof key);
+  snprintf(salt, sizeof salt, "%s%s", lower_arg, t->kind == GAC_LAYER_SPIRV ? " spirv" : "");
+  bool cached = gac_layer_cache_key(salt, il, size, key, sizeof key);
   snprintf(warnings_path, sizeof warnings_path, "%s.warnings", key);
   if (cached && gac_layer_cache_lookup(key, ".spv", ".bc", il, size, bc, bc_size)) {
     size_t n;
@@ -219,7 +221,7 @@ bool gac_bridge_il(const void *il, size_t size, const gac_layer_target *t, unsig
     return true;
   }
 
-  bool spir = t->kind == GAC_LAYER_SPIR;
+  bool opencl = t->kind != GAC_LAYER_PTX; /* the OpenCL target lowers the copies */
   gac_diag d;
   gac_diag_init(&d);
   gac_module *m = gac_module_read_bytes(il, size, &d);
@@ -234,15 +236,15 @@ bool gac_bridge_il(const void *il, size_t size, const gac_layer_target *t, unsig
   else if (!gac_run_pass(m, "specialize-generic-pointers", NULL, &d) ||
            !gac_run_pass(m, "raise-async-copies", NULL, &d) ||
            /* PTX asks for the body's wide version (docs/PTX.md). */
-           !gac_run_pass(m, "pipeline-loops", spir ? NULL : "wide-copies", &d) ||
-           (spir && !gac_run_pass(m, "lower-async-copies", lower_arg, &d)))
+           !gac_run_pass(m, "pipeline-loops", opencl ? NULL : "wide-copies", &d) ||
+           (opencl && !gac_run_pass(m, "lower-async-copies", lower_arg, &d)))
     *log = diag_text(&d, "gac layer: lowering failed:");
   else if (!gac_validate(m, &vopts, &d))
     *log = diag_text(&d, "gac layer: internal error: the lowered module is invalid:");
   ok = ok && !gac_diag_has_errors(&d);
   uint32_t *words = NULL;
   size_t n = 0;
-  if (ok && !spir) {
+  if (ok && !opencl) {
     ok = emit_nvidia_ptx(m, t, bc, bc_size, log);
   } else if (ok) {
     if (!gac_module_ids_fit(m, &d)) {
@@ -253,8 +255,13 @@ bool gac_bridge_il(const void *il, size_t size, const gac_layer_target *t, unsig
       *log = strdup("gac layer: out of memory");
       ok = false;
     }
-    ok = ok && gac_spirv_to_bitcode(words, n, NULL, bc, bc_size, log);
-    if (ok && !gac_check_pocl_links(*bc, *bc_size, log)) {
+    if (ok && t->kind == GAC_LAYER_SPIRV) {
+      *bc = (unsigned char *)words, *bc_size = n * sizeof *words;
+      words = NULL;
+    } else {
+      ok = ok && gac_spirv_to_bitcode(words, n, NULL, bc, bc_size, log);
+    }
+    if (ok && t->kind == GAC_LAYER_SPIR && !gac_check_pocl_links(*bc, *bc_size, log)) {
       free(*bc);
       *bc = NULL;
       ok = false;

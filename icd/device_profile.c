@@ -5,13 +5,17 @@
  * OpenCL ABI (--ptx-abi=opencl, docs/VENDOR.md), which the driver builds
  * with clCreateProgramWithBinary; an older NVIDIA GPU has no cp.async, and
  * gac refuses to build for it (the program's build log says so). Every
- * other device gets SPIR 1.2 bitcode, as PoCL takes it.
+ * other device gets its copies lowered by the OpenCL target: as SPIR-V
+ * where the driver says it takes SPIR-V (CL_DEVICE_IL_VERSION; PoCL 5 and
+ * later), else as SPIR 1.2 bitcode from llvm-spirv-15 -r (PoCL 3.1, which
+ * takes no IL). GAC_LAYER_POCL_BITCODE=1 asks for the bitcode anyway.
  *
  * The profile strategy=auto lowers copies for (device=...): PoCL's CPU
  * device runs a work-group's work-items one after another on one core,
  * which is what the pocl-cpu profile was measured on (bench/pocl); a GPU or
  * accelerator runs them side by side (the gpu profile). A CPU device of
  * another driver is taken to be like PoCL's. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "layer.h"
@@ -28,12 +32,25 @@ const char *gac_device_profile(cl_device_id device) {
   return type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR) ? "gpu" : "pocl-cpu";
 }
 
+/* Whether the driver builds SPIR-V itself (its own answer, not the layer's). */
+static bool takes_spirv(cl_device_id device) {
+  const char *bitcode = getenv("GAC_LAYER_POCL_BITCODE");
+  if (bitcode && strcmp(bitcode, "1") == 0)
+    return false;
+  char il[1024] = "";
+  return gac_next->clGetDeviceInfo(device, CL_DEVICE_IL_VERSION, sizeof il - 1, il, NULL) == CL_SUCCESS &&
+         strstr(il, "SPIR-V") != NULL;
+}
+
 gac_layer_target gac_device_target(cl_device_id device) {
   gac_layer_target t = {.kind = GAC_LAYER_SPIR, .profile = gac_device_profile(device)};
   cl_uint vendor = 0, major = 0, minor = 0;
   if (!device || gac_next->clGetDeviceInfo(device, CL_DEVICE_VENDOR_ID, sizeof vendor, &vendor, NULL) != CL_SUCCESS ||
-      vendor != NVIDIA_VENDOR_ID)
+      vendor != NVIDIA_VENDOR_ID) {
+    if (device && takes_spirv(device))
+      t.kind = GAC_LAYER_SPIRV;
     return t;
+  }
   t.kind = GAC_LAYER_PTX;
   if (gac_next->clGetDeviceInfo(device, NV_COMPUTE_CAPABILITY_MAJOR, sizeof major, &major, NULL) == CL_SUCCESS)
     gac_next->clGetDeviceInfo(device, NV_COMPUTE_CAPABILITY_MINOR, sizeof minor, &minor, NULL);

@@ -59,12 +59,13 @@ cl_int gac_source_build_info(gac_source_program *w, cl_device_id, cl_program_bui
 
 /* device_profile.c: what the layer builds for a device. */
 typedef enum gac_layer_target_kind {
-  GAC_LAYER_SPIR, /* SPIR 1.2 bitcode (PoCL), built with -x spir -spir-std=1.2 */
-  GAC_LAYER_PTX,  /* PTX for NVIDIA's OpenCL driver, built as a binary */
+  GAC_LAYER_SPIR,  /* SPIR 1.2 bitcode (PoCL 3.1), built with -x spir -spir-std=1.2 */
+  GAC_LAYER_SPIRV, /* lowered SPIR-V, to the driver's clCreateProgramWithIL (PoCL 5 and later) */
+  GAC_LAYER_PTX,   /* PTX for NVIDIA's OpenCL driver, built as a binary */
 } gac_layer_target_kind;
 typedef struct gac_layer_target {
   gac_layer_target_kind kind;
-  const char *profile;         /* SPIR: "pocl-cpu" or "gpu" (strategy=auto's device=) */
+  const char *profile;         /* SPIR, SPIRV: "pocl-cpu" or "gpu" (strategy=auto's device=) */
   unsigned sm;                 /* PTX: 80 or 90; 0 if the GPU has neither */
   unsigned compute_capability; /* PTX: major * 10 + minor, as the driver reports it */
 } gac_layer_target;
@@ -74,7 +75,8 @@ gac_layer_target gac_device_target(cl_device_id device);
 const char *gac_device_profile(cl_device_id device);
 
 /* bridge.c: SPIR-V -> validated, lowered SPIR-V -> what target t builds:
- * SPIR 1.2 bitcode for PoCL, or PTX (with its NUL) for NVIDIA's driver.
+ * SPIR 1.2 bitcode or the lowered SPIR-V for PoCL, or PTX (with its NUL)
+ * for NVIDIA's driver.
  * On failure returns false with a build log in *log (malloc'd); on success
  * *warnings has the passes' warnings as build-log text (malloc'd), or NULL. */
 bool gac_bridge_il(const void *il, size_t size, const gac_layer_target *t, unsigned char **binary,

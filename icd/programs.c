@@ -21,7 +21,7 @@ typedef struct il_program {
   size_t il_size;
   char *failure_log; /* NULL if the module was bridged */
   char *warnings;    /* gac's warnings when it was (the build log starts with them), or NULL */
-  gac_layer_target_kind kind; /* what the driver got: SPIR bitcode or PTX */
+  gac_layer_target_kind kind; /* what the driver got: SPIR bitcode, SPIR-V or PTX */
 } il_program;
 
 static il_program *programs;
@@ -106,13 +106,17 @@ cl_program CL_API_CALL gac_CreateProgramWithIL(cl_context context, const void *i
     gac_layer_target target = gac_device_target(num_devices ? devices[0] : NULL);
     entry->kind = target.kind;
     if (gac_bridge_il(il, length, &target, &bc, &bc_size, &entry->failure_log, &entry->warnings)) {
-      const unsigned char **bins = calloc(num_devices, sizeof *bins);
-      size_t *sizes = calloc(num_devices, sizeof *sizes);
-      for (cl_uint i = 0; i < num_devices; i++)
-        bins[i] = bc, sizes[i] = bc_size;
-      program = gac_next->clCreateProgramWithBinary(context, num_devices, devices, sizes, bins, NULL, &err);
-      free(bins);
-      free(sizes);
+      if (target.kind == GAC_LAYER_SPIRV) {
+        program = gac_next->clCreateProgramWithIL(context, bc, bc_size, &err);
+      } else {
+        const unsigned char **bins = calloc(num_devices, sizeof *bins);
+        size_t *sizes = calloc(num_devices, sizeof *sizes);
+        for (cl_uint i = 0; i < num_devices; i++)
+          bins[i] = bc, sizes[i] = bc_size;
+        program = gac_next->clCreateProgramWithBinary(context, num_devices, devices, sizes, bins, NULL, &err);
+        free(bins);
+        free(sizes);
+      }
     } else {
       static const char *empty = "";
       if (!entry->failure_log)
@@ -151,7 +155,7 @@ cl_int CL_API_CALL gac_BuildProgram(cl_program program, cl_uint num_devices, con
   if (w)
     return gac_source_build(w, num_devices, device_list, options, notify, user_data);
   il_program *p = find(program);
-  bool ours = p != NULL, failed = p && p->failure_log, ptx = p && p->kind == GAC_LAYER_PTX;
+  bool ours = p != NULL, failed = p && p->failure_log, spir = p && p->kind == GAC_LAYER_SPIR;
   done();
   if (!ours)
     return gac_next->clBuildProgram(program, num_devices, device_list, options, notify, user_data);
@@ -160,8 +164,8 @@ cl_int CL_API_CALL gac_BuildProgram(cl_program program, cl_uint num_devices, con
       notify(program, user_data);
     return CL_BUILD_PROGRAM_FAILURE;
   }
-  /* PTX is the driver's own binary: the options go as they are. */
-  if (ptx)
+  /* PTX is the driver's own binary, SPIR-V its own IL: the options go as they are. */
+  if (!spir)
     return gac_next->clBuildProgram(program, num_devices, device_list, options, notify, user_data);
   /* The bitcode is SPIR 1.2: PoCL needs to be told, whatever else was asked. */
   size_t n = (options ? strlen(options) : 0) + sizeof spir_options + 2;
