@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# stage_pocl.sh BUILD DEST [SEED BATCHES [PER_BATCH]]: what run_pocl.sh needs
+# to run gac's OpenCL output on another machine's PoCL (Ubuntu's PoCL 5.0 on
+# the GPU machine, which has none of gac's Debian packages), from a build
+# tree here:
+#   DEST/kernels   the conformance suite's modules: per program and strategy
+#                  the SPIR 1.2 bitcode and the lowered SPIR-V it came from,
+#                  and the raised module (for the layer)
+#   DEST/lib       libgac-layer.so (PoCL 5 and later take SPIR-V: the layer
+#                  needs no llvm-spirv-15 there)
+#   DEST/sgemm     bench/cuda/sgemm_fast.cl as gac-cc writes it (raised, its
+#                  pipeline annotations kept), for gac-sgemm-il
+#   DEST/random    with SEED: BATCHES batches of PER_BATCH (default 100)
+#                  random cases, built for cooperative, leader, auto, lines
+#                  and late (conformance/random/build_batch.sh), JOBS at a
+#                  time (default nproc)
+# The folder goes to the other machine beside a checkout of the same commit
+# (run_pocl.sh compiles the runners there with gcc).
+set -euo pipefail
+build=$(realpath "$1") dest=$2
+root=$(cd "$(dirname "$0")/.." && pwd)
+mkdir -p "$dest/kernels" "$dest/lib" "$dest/sgemm"
+cp "$build"/conformance/kernels/*.bc "$build"/conformance/kernels/*.lowered.spv \
+  "$build"/conformance/kernels/*.raised.spv "$dest/kernels/"
+cp "$build/icd/libgac-layer.so" "$dest/lib/"
+"$build/tools/gac-cc" "$root/bench/cuda/sgemm_fast.cl" -o "$dest/sgemm/sgemm_fast.raised.spv"
+[ $# -ge 4 ] || exit 0
+seed=$3 batches=$4 per=${5:-100}
+mkdir -p "$dest/random"
+for ((b = 0; b < batches; b++)); do
+  "$build/conformance/random/gac-random-gen" "$seed" $((b * per)) "$per" "$dest/random/b$b.cl"
+  for t in cooperative leader auto lines late; do echo "$b $t"; done
+done | xargs -P "${JOBS:-$(nproc)}" -n 2 sh -c \
+  '"$0/conformance/random/build_batch.sh" "$1/tools" "$2/random/b$3.cl" "$4" "$2/random/b$3.$4" > "$2/random/b$3.$4.build.log" 2>&1 || echo "build failed: batch $3 $4"' \
+  "$root" "$build" "$dest"
+rm -f "$dest"/random/*.raised.spv "$dest"/random/*.raised.spv.log
+du -sh "$dest"
