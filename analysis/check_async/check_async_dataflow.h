@@ -23,7 +23,51 @@ enum { POS_CAP = 32, AGE_CAP = 8, MAX_ROUNDS = 1000, ALIAS_DEPTH = 8, PATH_MAX_B
 enum { NCTX = 4, CTX_LATER = 1, CTX_OUTER_LATER = 2 };
 #define PENDING UINT32_MAX
 #define UNKNOWN_BUFFER (-1)
+#define HELD_SOMEWHERE UINT32_MAX
 #define NOT_WORKGROUP (-2)
+
+/* A part of a flat buffer (one version): the bytes from its start that a
+ * copy writes or reads, or an access may touch, as slot * stride + [lo, hi],
+ * the slot an affine value of a run-time id, (base + offset) mod `mod`, or
+ * base + offset itself where mod is 0 (check_async_part.c). Two parts in
+ * the same value are related exactly: (t & 1) * S and ((t & 1) ^ 1) * S
+ * never meet, nor t * S and (t + 1) * S, where the bytes are below S. */
+#define PART_BIG (INT64_C(1) << 62) /* bytes beyond any buffer: "unbounded" */
+
+/* Why a part is not known, or why two could not be related (the report
+ * says which fact the checker lacked). */
+enum part_why {
+  PART_WHY_NONE,
+  PART_WHY_EXTENT,   /* the copy's extent is not a constant: id, the operand */
+  PART_WHY_POINTER,  /* pointer arithmetic the checker does not follow */
+  PART_WHY_PRODUCT,  /* a run-time value times another, id: no constant stride */
+  PART_WHY_EARLIER,  /* said in id's value of an earlier iteration */
+  PART_WHY_VALUES,   /* the two parts are not affine in the same run-time value */
+  PART_WHY_OVERLAP,  /* in the same value, they may still meet */
+};
+
+typedef struct ca_part {
+  bool known;
+  bool dense;      /* a copy: it touches every byte of [lo, hi] */
+  gac_affine slot; /* base 0: no slot (lo, hi are from the buffer's start) */
+  uint32_t mod;
+  int64_t stride;  /* bytes per slot */
+  int64_t lo, hi;  /* bytes, inclusive; within [-PART_BIG, PART_BIG] */
+  uint8_t width;   /* the narrowest integer the offset went through */
+  int local_id;    /* dimension + 1 of a get_local_id with no fixed work-group size the bytes depend on */
+  uint8_t why;     /* why not known */
+  uint32_t why_id, product; /* the id the reason names; a run-time factor without constant stride */
+  const char *why_operand;  /* the copy's operand that id is ("NumLines"), or NULL */
+} ca_part;
+
+/* How a copy's part and an access's part relate, and why when not surely. */
+typedef enum { PART_MAYBE, PART_DISJOINT, PART_INSIDE } part_relation;
+typedef struct part_doubt {
+  uint8_t why;
+  uint32_t id;
+  const char *operand;
+  ca_part copy, access_part; /* as compared: slots said in what the state knows */
+} part_doubt;
 
 /* An async access that may be in flight. */
 typedef struct fact {
@@ -54,9 +98,13 @@ typedef struct fact {
   const gac_inst *doubt;   /* what made it "may" other than a join: an untraceable wait, a call */
   /* The element of Function variable held_var (by its index mod held_len,
    * the array's length) that holds its group's event on every path where
-   * it is in flight; held_var 0 if none is known. */
+   * it is in flight, and no other element does; held_var 0 if no element
+   * holds it, HELD_SOMEWHERE if some may (stored in two, merged, said in
+   * a value of an earlier iteration): then no later store makes one the
+   * only one. */
   uint32_t held_var, held_len;
   gac_version held_at;
+  ca_part part; /* in a flat buffer: which bytes */
 } fact;
 
 typedef struct alias {
@@ -111,6 +159,7 @@ typedef struct place {
   bool followed;      /* the bytes below were worked out */
   uint64_t lo, hi;    /* bytes from the version's start */
   uint64_t room;      /* the version's bytes */
+  ca_part part;       /* in a flat buffer: which bytes */
 } place;
 
 /* The worst an access met in one context, and the fact that made it so. */
@@ -120,6 +169,9 @@ typedef struct finding {
   fact witness;
   gac_version seen_as, fact_as; /* both versions, resolved in the witness's state */
   gac_version as_read;          /* the access's version as its index says, in that context */
+  bool meet;                    /* the witness's bytes are taken to meet the access's */
+  bool inside;                  /* they surely do: the access's part is inside the copy's */
+  part_doubt part;              /* in a flat buffer, why they may or may not */
 } finding;
 
 typedef struct access {
@@ -206,6 +258,18 @@ uint32_t ca_resolve_value(const checker *c, uint32_t id, const gac_inst *at);
 ca_ranges ca_ranges_at(const checker *c);
 bool ca_version_lower_bound(void *user, uint32_t id, uint64_t *min);
 place ca_place_of(checker *c, uint32_t ptr, const gac_inst *at);
+
+/* Parts of flat buffers (check_async_part.c). */
+ca_part ca_pointer_part(checker *c, ca_ranges *r, const gac_inst *const *steps, unsigned n, uint32_t root,
+                        uint64_t size);
+ca_part ca_copy_part(checker *c, ca_ranges *r, const gac_inst *copy, bool source, ca_part pointer);
+bool ca_same_part(const ca_part *a, const ca_part *b);
+void ca_canonical_part(ca_part *p);
+void ca_part_forget(const ca_cfg *g, ca_part *p, int loop, bool back_edge);
+void ca_part_resolve(const state *s, ca_part *p);
+part_relation ca_part_relate(checker *c, const state *s, ca_ranges *r, ca_part copy, ca_part mine,
+                             part_doubt *doubt);
+void ca_part_format(const checker *c, const ca_part *p, char *out, size_t size);
 
 /* Transfer through instructions (check_async_transfer.c). */
 bool ca_is_copy(const gac_module *m, const gac_inst *i);

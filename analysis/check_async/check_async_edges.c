@@ -36,6 +36,7 @@ static void forget_loop_values(checker *c, state *s, int l, unsigned from, unsig
       else
         f->version.known = false;
     }
+    ca_part_forget(&c->cfg, &f->part, l, back_edge);
     uint32_t renamed = phi_rename(c, from, to, f->group);
     if (renamed)
       ca_rename_group(f, renamed);
@@ -43,11 +44,12 @@ static void forget_loop_values(checker *c, state *s, int l, unsigned from, unsig
       f->group = 0;
     if (f->old_group && ca_defined_in_loop(&c->cfg, l, f->old_group))
       f->old_group = 0;
-    if (f->held_var && f->held_at.value.base && ca_defined_in_loop(&c->cfg, l, f->held_at.value.base)) {
+    if (f->held_var && f->held_var != HELD_SOMEWHERE && f->held_at.value.base &&
+        ca_defined_in_loop(&c->cfg, l, f->held_at.value.base)) {
       if (back_edge && f->held_at.value.base == L->k)
         f->held_at = ca_canonical_index(gac_version_next_iteration(f->held_at, L->k), f->held_len);
       else
-        f->held_var = 0;
+        f->held_var = HELD_SOMEWHERE;
     }
     if (f->must_if && ca_defined_in_loop(&c->cfg, l, f->must_if))
       f->must_if = 0;
@@ -249,10 +251,13 @@ bool ca_propagate_edge(checker *c, state *states, const state *out, unsigned b, 
         (L->compare == SpvOpIEqual || L->compare == SpvOpINotEqual))
       ca_add_alias(&t, L->k, affine_value(c->m, L->bound, -L->exit_offset));
     /* What is relative to the loop's values is said in what they equal now. */
-    for (unsigned k = 0; k < t.nf; k++)
+    for (unsigned k = 0; k < t.nf; k++) {
       if (t.f[k].version.known && t.f[k].version.value.base &&
           ca_defined_in_loop(g, l, t.f[k].version.value.base))
         t.f[k].version = ca_resolve_version(&t, t.f[k].version);
+      if (t.f[k].part.known && t.f[k].part.slot.base && ca_defined_in_loop(g, l, t.f[k].part.slot.base))
+        ca_part_resolve(&t, &t.f[k].part);
+    }
     ca_state_normalize(&t);
     l = ca_parent_loop(g, l);
     left++;

@@ -305,6 +305,7 @@ place ca_place_of(checker *c, uint32_t ptr, const gac_inst *at) {
   }
   place p = {.buffer = buffer_index(c, id)};
   uint32_t versions = c->buffers[p.buffer].versions;
+  unsigned num_steps = n;
   bool at_root = true, moved = false;
   /* Inside a version: the pointee type and the bytes from the version's start. */
   uint32_t type = 0;
@@ -355,6 +356,11 @@ place ca_place_of(checker *c, uint32_t ptr, const gac_inst *at) {
       p.version.known = false;
       p.left = true;
     }
+  }
+  /* In a flat buffer, the bytes it may touch (a copy's: from its first, check_async_part.c). */
+  if (versions <= 1) {
+    bool sized = ca_is_copy(c->m, at) ? (size = 1, true) : access_size(c, at, ptr, &size);
+    p.part = ca_pointer_part(c, &r, steps, num_steps, id, sized ? size : 0);
   }
   /* The buffer's first address cast to an element's type (clang's tiles[0]) is in version 0;
    * the whole buffer is in all of them. */

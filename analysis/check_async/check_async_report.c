@@ -77,6 +77,13 @@ void ca_evaluate_place(checker *c, const state *s, const gac_inst *i, unsigned r
   gac_check_verdict v = GAC_CHECK_PROVED;
   const fact *witness = NULL;
   gac_version mine = ca_resolve_version(s, p.version), theirs = {0};
+  bool meets = false, inside = false;
+  part_doubt doubt = {0};
+  /* In a flat buffer, which bytes: the copy's part and the access's (a call's callee may go anywhere). */
+  bool flat = p.buffer >= 0 && c->buffers[p.buffer].versions <= 1 && kind != ACCESS_CALL;
+  c->at = i;
+  c->cur = s;
+  ca_ranges ranges = ca_ranges_at(c);
   for (unsigned k = 0; k < s->nf; k++) {
     const fact *f = &s->f[k];
     if (f->async_read ? kind == ACCESS_READ : kind == ACCESS_COPY_WRITE)
@@ -96,15 +103,29 @@ void ca_evaluate_place(checker *c, const state *s, const gac_inst *i, unsigned r
                                                : GAC_VERSION_MAYBE; /* unknown buffers: no versions to compare */
     if (r == GAC_VERSION_OTHER)
       continue;
+    part_doubt pd = {0};
+    part_relation pr = flat && f->buffer == p.buffer ? ca_part_relate(c, s, &ranges, f->part, p.part, &pd) : PART_MAYBE;
+    if (pr == PART_DISJOINT)
+      continue;
+    /* The access's part inside the copy's meets it; parts that may meet fall
+     * back on the copy's offset: a constant one is taken to meet (a read of
+     * a[get_local_id(0)] while a[0..15] is copied, docs/CHECK_ASYNC.md), not
+     * a copy whose part is in a run-time value (a 1D copy into buf + t * N). */
+    bool constant_part = !pd.copy.known || !pd.access_part.known || !pd.copy.slot.base;
+    bool meet = pr == PART_INSIDE || (constant_part && ca_offsets_meet(c, f, i, role));
     gac_check_verdict fv_verdict =
-        r == GAC_VERSION_SAME && ca_must_in(s, f) && kind != ACCESS_CALL && ca_offsets_meet(c, f, i, role) ? GAC_CHECK_VIOLATED
-                                                                                                 : GAC_CHECK_UNDECIDED;
-    if (!witness || fv_verdict > v) {
+        r == GAC_VERSION_SAME && ca_must_in(s, f) && kind != ACCESS_CALL && meet ? GAC_CHECK_VIOLATED
+                                                                                 : GAC_CHECK_UNDECIDED;
+    if (!witness || fv_verdict > v || (fv_verdict == v && pr == PART_INSIDE && !inside)) {
       v = fv_verdict;
       witness = f;
       theirs = fv;
+      meets = meet;
+      inside = pr == PART_INSIDE;
+      doubt = pd;
     }
   }
+  c->cur = NULL;
   if (c->gave_up && v == GAC_CHECK_PROVED)
     v = GAC_CHECK_UNDECIDED;
   if (first || v > fd->verdict) {
@@ -112,6 +133,9 @@ void ca_evaluate_place(checker *c, const state *s, const gac_inst *i, unsigned r
     fd->as_read = p.version;
     fd->seen_as = mine;
     fd->fact_as = theirs;
+    fd->meet = meets;
+    fd->inside = inside;
+    fd->part = doubt;
     if (witness)
       fd->witness = *witness;
     else
@@ -263,6 +287,47 @@ static const char *doubt_reason(const checker *c, const gac_inst *i) {
   }
 }
 
+/* Which fact the checker lacked to relate the copy's part of a flat buffer to the access's. */
+static void describe_part(const checker *c, const part_doubt *d, char *out, size_t size) {
+  char copy[224], theirs[224], name[64] = "", lead[192];
+  ca_part_format(c, &d->copy, copy, sizeof copy);
+  ca_part_format(c, &d->access_part, theirs, sizeof theirs);
+  if (d->id)
+    ca_name(c->m, d->id, name, sizeof name);
+  uint32_t product = d->copy.product ? d->copy.product : d->access_part.product;
+  switch (d->why) {
+  case PART_WHY_EXTENT:
+    snprintf(out, size, "the copy's extent in the buffer is not a constant%s%s%s%s", d->id ? ": " : "",
+             d->operand ? d->operand : "", d->operand ? " " : "", name);
+    return;
+  case PART_WHY_POINTER:
+    snprintf(out, size, "pointer arithmetic the checker does not follow%s%s", d->id ? ": " : "", name);
+    return;
+  case PART_WHY_EARLIER:
+    snprintf(out, size, "the copy's offset was said in %s, a value of an earlier iteration", name);
+    return;
+  default:
+    break;
+  }
+  if (d->access_part.local_id) {
+    snprintf(lead, sizeof lead,
+             "the access's bytes depend on get_local_id(%d), and the kernel fixes no work-group size "
+             "(reqd_work_group_size) that would bound them",
+             d->access_part.local_id - 1);
+  } else if (d->why == PART_WHY_VALUES && product) {
+    char p[64];
+    ca_name(c->m, product, p, sizeof p);
+    snprintf(lead, sizeof lead,
+             "the copy's part and the access's are not affine in the same run-time value (a stride is the "
+             "run-time value %s, not a constant)", p);
+  } else {
+    snprintf(lead, sizeof lead, "%s", d->why == PART_WHY_VALUES
+                                          ? "the copy's part and the access's are not affine in the same run-time value"
+                                          : "the parts may meet");
+  }
+  snprintf(out, size, "%s: the copy's %s, the access's %s", lead, copy, theirs);
+}
+
 /* Why the copy's part of the buffer is not related to the access's. */
 static void describe_offsets(const checker *c, const fact *f, const gac_inst *i, unsigned role, char *out,
                              size_t size) {
@@ -294,17 +359,21 @@ static void describe_leaving(const checker *c, const place *p, char *out, size_t
 
 void ca_report_access(checker *c, const access *a) {
   const gac_inst *i = a->inst;
-  char what[192], finding_text[1300], other[1400], why[320] = "";
+  char what[192], finding_text[1300], other[1400], why[800] = "";
   unsigned ptr;
   const char *opname = i->opcode == SpvOpLoad ? "OpLoad" : i->opcode == SpvOpStore ? "OpStore"
                        : i->opcode == SpvOpFunctionCall ? "OpFunctionCall"
                        : gac_opencl_std_memory_use(c->m, i, &ptr) != GAC_MEMORY_NONE ? "the OpenCL.std instruction"
                        : i->opcode == SpvOpExtInst ? "the copy" : "the instruction";
-  /* The worst context; the latest (the steady state) on a tie. */
+  /* The worst context; on a tie one where the parts of a flat buffer surely
+   * meet (not only by a constant offset), then the latest (the steady state). */
   unsigned ctx = 0;
-  for (unsigned k = 1; k < NCTX; k++)
-    if (a->in[k].evaluated && (!a->in[ctx].evaluated || a->in[k].verdict >= a->in[ctx].verdict))
+  for (unsigned k = 1; k < NCTX; k++) {
+    const finding *o = &a->in[k], *best = &a->in[ctx];
+    if (o->evaluated && (!best->evaluated || o->verdict > best->verdict ||
+                         (o->verdict == best->verdict && o->inside >= best->inside)))
       ctx = k;
+  }
   const finding *fd = &a->in[ctx];
   if (a->buffer >= 0 && c->buffers[a->buffer].root < c->m->bound && c->pipe_var[c->buffers[a->buffer].root])
     return; /* a warp-specialised pipe's: check_async_pipes.c gave it its verdict */
@@ -364,7 +433,9 @@ void ca_report_access(checker *c, const access *a) {
     describe_leaving(c, &a->where, why, sizeof why);
   else if (gac_version_compare(fd->fact_as, fd->seen_as, c->buffers[a->buffer].versions) == GAC_VERSION_MAYBE)
     snprintf(why, sizeof why, "the versions cannot be related");
-  else if (!ca_offsets_meet(c, f, i, a->role))
+  else if (!fd->meet && fd->part.why)
+    describe_part(c, &fd->part, why, sizeof why);
+  else if (!fd->meet)
     describe_offsets(c, f, i, a->role, why, sizeof why);
   else if (f->doubt)
     snprintf(why, sizeof why, "%s at word %zu", doubt_reason(c, f->doubt), f->doubt->offset);

@@ -56,14 +56,15 @@ static bool same_version(gac_version a, gac_version b) {
  * path even where the copy was the prologue's on one and the body's on
  * another. Pending copies stay apart by group, which commits them. */
 static bool same_key(const fact *a, const fact *b) {
-  return a->buffer == b->buffer && same_version(a->version, b->version) && a->async_read == b->async_read &&
-         a->fenced == b->fenced &&
+  return a->buffer == b->buffer && same_version(a->version, b->version) && ca_same_part(&a->part, &b->part) &&
+         a->async_read == b->async_read && a->fenced == b->fenced &&
          a->queue == b->queue && (a->queue != PENDING || a->group == b->group) &&
          (a->buffer != UNKNOWN_BUFFER || a->copy == b->copy);
 }
 
-/* Offsets mod V, so that a version has one form and the facts of a loop stay finite. */
+/* Offsets mod V, so that a version (and a part's slot) has one form and the facts of a loop stay finite. */
 static void canonical_version(fact *f) {
+  ca_canonical_part(&f->part);
   if (f->versions <= 1)
     f->version = (gac_version){true, {0, 0}};
   else if (f->version.known) {
@@ -78,8 +79,8 @@ static void merge_witness(fact *into, const fact *from) {
     into->group = 0;
   if (into->old_group != from->old_group)
     into->old_group = 0;
-  if (into->held_var != from->held_var || !same_version(into->held_at, from->held_at))
-    into->held_var = 0;
+  if (into->held_var != from->held_var || (into->held_var && !same_version(into->held_at, from->held_at)))
+    into->held_var = HELD_SOMEWHERE; /* in one element on one path, in another or none on the other */
   if (!into->copy_in_loop && from->copy_in_loop) {
     into->copy = from->copy;
     into->copy_in_loop = true;

@@ -243,10 +243,10 @@ static gac_version_relation held_relation(const state *s, const fact *f, uint32_
   return gac_version_compare(ca_resolve_version(s, f->held_at), ca_resolve_version(s, at), f->held_len);
 }
 
-/* A store to an event element: what it held there is no longer there (nor
- * where it may be the same element), and the groups the stored event names
- * are held there now (a group stored in two elements: in neither, as far
- * as the checker knows). */
+/* A store to an event element: what it held there is no longer there (or,
+ * where it may be the same element, may still be: somewhere), and the
+ * groups the stored event names are held there now (a group stored in two
+ * elements: somewhere, in no one element the checker knows). */
 static void store_event(checker *c, state *s, const gac_inst *i) {
   uint32_t var, len;
   gac_version at;
@@ -255,18 +255,42 @@ static void store_event(checker *c, state *s, const gac_inst *i) {
   uint32_t e = ca_resolve_value(c, ca_in_operand(i, 1), i);
   for (unsigned k = 0; k < s->nf; k++) {
     fact *f = &s->f[k];
-    if (f->held_var == var && held_relation(s, f, var, at) != GAC_VERSION_OTHER)
-      f->held_var = 0;
+    gac_version_relation r = f->held_var == var ? held_relation(s, f, var, at) : GAC_VERSION_OTHER;
+    if (r != GAC_VERSION_OTHER)
+      f->held_var = r == GAC_VERSION_SAME ? 0 : HELD_SOMEWHERE;
     if (!ca_fact_names(f, e))
       continue;
     if (f->held_var) {
-      f->held_var = 0;
+      f->held_var = HELD_SOMEWHERE;
     } else {
       f->held_var = var;
       f->held_at = ca_canonical_index(at, len);
       f->held_len = len;
     }
   }
+}
+
+/* Whether an element of Function variable var may hold the event of f's
+ * group: some store to it stores what may be that event. A group named by
+ * its copy is only in an element that a store of that copy's event (or of
+ * what the checker cannot tell apart from it) wrote. */
+static bool may_hold(checker *c, uint32_t var, const fact *f) {
+  copy_view v;
+  const gac_inst *named = gac_def(c->m, f->group);
+  if (!named || !ca_copy_of(c->m, named, &v))
+    return true;
+  gac_foreach_block(b, c->cfg.f) {
+    gac_foreach_inst(i, &b->insts) {
+      uint32_t into, index;
+      if (i->opcode != SpvOpStore || !ca_element_of(c, i->words[1], &into, &index) || into != var)
+        continue;
+      uint32_t e = ca_resolve_value(c, i->words[2], i);
+      const gac_inst *d = gac_def(c->m, e);
+      if (!ca_is_null_event(c->m, e) && (!d || !ca_copy_of(c->m, d, &v) || ca_fact_names(f, e)))
+        return true;
+    }
+  }
+  return false;
 }
 
 /* OpGroupWaitEvents on events in Function variables: one, or consecutive
@@ -291,12 +315,14 @@ static void wait_events(checker *c, state *s, const gac_inst *i) {
   unsigned out = 0;
   for (unsigned k = 0; k < s->nf; k++) {
     fact f = s->f[k];
-    bool waited = false, elsewhere = held && f.held_var == hvar;
+    bool waited = false, elsewhere = held && f.held_var && f.held_var != HELD_SOMEWHERE;
     for (unsigned e = 0; traced && e < count; e++)
       waited |= ca_fact_names(&f, events[e]);
     /* The element holds the group's event on every path where it is in
-     * flight; one known to be another element holds another event. */
-    for (uint64_t e = 0; held && e < count; e++) {
+     * flight, and no other element does (a store of it to a second one
+     * forgets both): one known to be another element, of its variable or
+     * of another, holds another event. */
+    for (uint64_t e = 0; held && f.held_var == hvar && e < count; e++) {
       gac_version at = hat;
       at.value.offset += (int64_t)e;
       gac_version_relation r = held_relation(s, &f, hvar, at);
@@ -306,9 +332,13 @@ static void wait_events(checker *c, state *s, const gac_inst *i) {
     if (waited)
       continue;
     elsewhere &= !(c->element_stores[hvar] & ELEMENT_UNTRACKED);
+    /* Its event was never stored where the wait reads (the event of the copy waited for by mistake). */
+    if (held && !elsewhere && !traced)
+      elsewhere = !may_hold(c, hvar, &f);
     /* The events waited for are unknown, or the fact lost its group's name
-     * (a merge, a back edge): the wait may be for it. */
-    if ((!traced && !elsewhere) || !f.group)
+     * (a merge, a back edge), and the wait is not known to be on another
+     * element: it may be for it. */
+    if (!elsewhere && (!traced || !f.group))
       ca_drop_must(&f), f.doubt = i;
     s->f[out++] = f;
   }
@@ -413,7 +443,7 @@ void ca_transfer_inst(checker *c, state *s, const gac_inst *i, bool eval, unsign
       uint64_t offset;
       bool vector = gac_operand_word(i, 3) >= OpenCLstd_Vloadn;
       if (vector && !(gac_constant_value(c->m, gac_operand_word(i, ptr - 1), &offset) && offset == 0))
-        p.version.known = false, p.followed = false;
+        p.version.known = false, p.followed = false, p.part = (ca_part){.why = PART_WHY_POINTER};
       ca_evaluate_place(c, s, i, 0, use == GAC_MEMORY_READ ? ACCESS_READ : ACCESS_WRITE, p, ctx, block);
     }
     return;
@@ -432,28 +462,35 @@ void ca_transfer_inst(checker *c, state *s, const gac_inst *i, bool eval, unsign
   }
   if (!ca_copy_of(c->m, i, &v))
     return;
+  /* What it writes and reads: in a flat buffer, from its pointer on by its offset, its extent. */
+  c->cur = s;
+  place dst = ca_place_of(c, v.destination, i), src = ca_place_of(c, v.source, i);
+  c->at = i;
+  ca_ranges r = ca_ranges_at(c);
+  dst.part = ca_copy_part(c, &r, i, false, dst.part);
+  src.part = ca_copy_part(c, &r, i, true, src.part);
+  c->cur = NULL;
   if (eval) {
-    ca_evaluate_access(c, s, i, 1, ACCESS_READ, v.source, ctx, block);
-    ca_evaluate_access(c, s, i, 0, ACCESS_COPY_WRITE, v.destination, ctx, block);
+    ca_evaluate_place(c, s, i, 1, ACCESS_READ, src, ctx, block);
+    ca_evaluate_place(c, s, i, 0, ACCESS_COPY_WRITE, dst, ctx, block);
   }
   /* Chained through its Event operand, the copy joins that group: its
    * result resolves to the event the group is named by. */
   uint32_t group = ca_resolve_value(c, i->result_id, i);
-  c->cur = s;
-  place dst = ca_place_of(c, v.destination, i), src = ca_place_of(c, v.source, i);
-  c->cur = NULL;
   fact f = {.copy = i, .copy_in_loop = c->cfg.loop_of[block] >= 0, .queue = PENDING, .group = group,
             .must = true};
   if (dst.buffer != NOT_WORKGROUP) {
     f.buffer = dst.buffer;
     f.versions = dst.buffer >= 0 ? c->buffers[dst.buffer].versions : 1;
     f.version = dst.version;
+    f.part = dst.part;
     ca_state_add(s, f);
   }
   if (src.buffer != NOT_WORKGROUP) {
     f.buffer = src.buffer;
     f.versions = src.buffer >= 0 ? c->buffers[src.buffer].versions : 1;
     f.version = src.version;
+    f.part = src.part;
     f.async_read = true;
     ca_state_add(s, f);
   }
