@@ -119,19 +119,37 @@ static const lower_target lines_target = {
     .finish = finish,
 };
 
-static bool same_barrier(const gac_inst *a, const gac_inst *b) {
-  return a && b && a->opcode == SpvOpControlBarrier && b->opcode == SpvOpControlBarrier &&
-         a->num_words == b->num_words && memcmp(a->words, b->words, a->num_words * sizeof *a->words) == 0;
+/* Folds barrier `mine` into `into` if that is a barrier of the same scopes
+ * with constant memory semantics: `into` then orders both semantics' memory
+ * (one ordering: theirs if the same, else sequentially consistent). */
+static bool merge_barrier(gac_module *m, const gac_inst *mine, gac_inst *into) {
+  enum { ORDERING = 0x1e, SEQUENTIALLY_CONSISTENT = 0x10 };
+  uint64_t exec[2], scope[2], sem[2];
+  if (!into || into->opcode != SpvOpControlBarrier || into->num_words != 4 ||
+      !gac_constant_value(m, mine->words[1], &exec[0]) || !gac_constant_value(m, into->words[1], &exec[1]) ||
+      !gac_constant_value(m, mine->words[2], &scope[0]) || !gac_constant_value(m, into->words[2], &scope[1]) ||
+      !gac_constant_value(m, mine->words[3], &sem[0]) || !gac_constant_value(m, into->words[3], &sem[1]) ||
+      exec[0] != exec[1] || scope[0] != scope[1])
+    return false;
+  uint64_t both = sem[0] | sem[1];
+  if ((sem[0] & ORDERING) != (sem[1] & ORDERING))
+    both = (both & ~(uint64_t)ORDERING) | SEQUENTIALLY_CONSISTENT;
+  if (both != sem[1])
+    into->words[3] = gac_constant_int(m, gac_value_type(m, into->words[3])->result_id, both);
+  return true;
 }
 
-/* A wait of synchronous copies: only the barrier, and one for a run of
- * waits (a queue's wait, a list) or a wait next to the same barrier of the
- * kernel's own. b is before the wait, which goes after this. */
+/* A wait of synchronous copies: only its barrier, folded into a barrier
+ * right before or after it (the kernel's own, or the one of the wait
+ * before in a run of waits: a queue's wait, a list). Two barriers with
+ * nothing between them are one, and an empty region between two barriers
+ * is a shape a work-group compiler need not meet. b is before the wait,
+ * which goes after this. */
 static void wait_barrier(gac_lowering *L, gac_builder *b) {
   gac_inst *wait = b->before;
   lower_workgroup_barrier(L, b);
   gac_inst *mine = wait ? wait->prev : NULL;
-  if (mine && (same_barrier(mine, mine->prev) || same_barrier(mine, wait->next)))
+  if (mine && (merge_barrier(L->m, mine, mine->prev) || merge_barrier(L->m, mine, wait->next)))
     gac_inst_remove(L->m, mine);
 }
 
