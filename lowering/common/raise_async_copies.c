@@ -18,39 +18,13 @@
 #include "gac/async_copy.h"
 #include "gac/async_pipeline.h"
 #include "gac/builder.h"
+#include "gac/builtins.h"
 #include "gac/validate.h"
 #include "lowering.h"
 
-typedef struct builtin {
-  const char *prefix;
-  const char *set;   /* the instruction set */
-  uint32_t op;       /* the instruction number in it */
-  unsigned num_args;
-} builtin;
-
-static const builtin builtins[] = {
-    {"_Z30gac_async_work_group_copy_2D2D", GAC_ASYNC_COPIES_SET, GAC_GROUP_ASYNC_COPY_2D2D, 10},
-    {"_Z30gac_async_work_group_copy_3D3D", GAC_ASYNC_COPIES_SET, GAC_GROUP_ASYNC_COPY_3D3D, 13},
-    {"_Z16gac_async_commit", GAC_ASYNC_PIPELINE_SET, GAC_ASYNC_COMMIT, 2},
-    {"_Z14gac_async_wait", GAC_ASYNC_PIPELINE_SET, GAC_ASYNC_WAIT, 2},
-    {"_Z17gac_pipeline_loop", GAC_ASYNC_PIPELINE_SET, GAC_PIPELINE_LOOP, 1},
-    {"_Z18gac_pipeline_stage", GAC_ASYNC_PIPELINE_SET, GAC_PIPELINE_STATEMENT, 2},
-    {"_Z31gac_async_work_group_copy_fence", GAC_ASYNC_PIPELINE_SET, GAC_ASYNC_COPY_FENCE, 1},
-};
-
-static const builtin *builtin_of(const gac_module *m, const gac_function *f) {
-  if (f->first_block)
-    return NULL;
-  const char *name = gac_linkage_name(m, f->def->result_id);
-  for (unsigned i = 0; name && i < sizeof builtins / sizeof builtins[0]; i++)
-    if (strncmp(name, builtins[i].prefix, strlen(builtins[i].prefix)) == 0)
-      return &builtins[i];
-  return NULL;
-}
-
 /* The call becomes the instruction, with the same result id and the call's
  * arguments as its operands. */
-static void raise_call(gac_module *m, const builtin *bi, gac_inst *call) {
+static void raise_call(gac_module *m, const gac_builtin *bi, gac_inst *call) {
   if (m->version < 0x00010600)
     gac_require_extension(m, "SPV_KHR_non_semantic_info");
   gac_op ops[2 + 16];
@@ -70,7 +44,7 @@ bool gac_raise_async_copies(gac_module *m, const char *arg, gac_diag *diag) {
   bool progress = false;
   for (gac_function *f = m->first_function, *next; f; f = next) {
     next = f->next;
-    const builtin *info = builtin_of(m, f);
+    const gac_builtin *info = gac_builtin_of(m, f);
     if (!info)
       continue;
     uint32_t id = f->def->result_id;
