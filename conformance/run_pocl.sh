@@ -22,7 +22,10 @@ icd=$(cat /etc/OpenCL/vendors/pocl.icd 2> /dev/null || true)
 echo "$icd" > "$vendors/pocl.icd"
 export OCL_ICD_VENDORS=$vendors
 status=0
-cc() { gcc -std=c17 -O2 -w -I"$root/support" -I"$root/conformance" -I"${CUDA_HOME:-/usr/local/cuda}/include" "$@" -l:libOpenCL.so.1 -lm; }
+# The system ICD loader (ocl-icd, which takes layers), not a CUDA libOpenCL.so.1
+# the linker cache may list first (which takes none).
+cc() { gcc -std=c17 -O2 -w -I"$root/support" -I"$root/conformance" -I"${CUDA_HOME:-/usr/local/cuda}/include" "$@" \
+  -L/usr/lib/x86_64-linux-gnu -Wl,-rpath,/usr/lib/x86_64-linux-gnu -l:libOpenCL.so.1 -lm; }
 cc "$root"/conformance/{runner,suite,cl_device}.c "$root/support/subprocess.c" -o "$out/gac-conformance" || exit 1
 cc "$root/bench/pocl/sgemm_il.c" "$root/conformance/cl_device.c" "$root/support/subprocess.c" -o "$out/gac-sgemm-il" || exit 1
 r=$root/conformance/random

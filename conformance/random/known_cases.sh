@@ -11,8 +11,9 @@ build=$(cd "$1" && pwd)
 shift
 targets=${*:-cooperative leader auto lines late layer}
 here=$(cd "$(dirname "$0")" && pwd)
-dir=${GAC_KNOWN_DIR:-/tmp/gac-known-cases}
+dir=$(realpath -m "${GAC_KNOWN_DIR:-/tmp/gac-known-cases}")
 mkdir -p "$dir"
+cd "$dir" || exit 2 # PoCL writes its CFG dumps (broken.dot) where it runs
 gen=$build/conformance/random/gac-random-gen run=$build/conformance/random/gac-random-cl
 pass=0 fail=0
 while read -r seed index opts; do

@@ -7,9 +7,12 @@
 ; assumes that branch uniform (llvm.assume(lid == 0) for every work-item in
 ; its parallel.bc): work-items 1..139 never store, and out0[2875] gets
 ; lt0[255]. Both paths reach the barrier, so the kernel is valid OpenCL.
-; The random kernel's shape is its own (`for (i = lid; i < 1u; i += size)`
-; after the loop, which LLVM turns into `if (lid == 0)`), so gac cannot avoid
-; it; late is right because its runtime puts other code there.
+; (llvm-reduce cut the exitless loop PoCL's -O3 made of the read-out
+; `for (i = lid; i < 1u; i += size)`, split on (uint)size == 0, down to
+; `ret void`: that exitless loop is why PoCL took the barrier for a
+; conditional one; README.md, "Known limits".) gac now clamps the local
+; size for PoCL (lowering/opencl/pocl_local_size.c) and the full case is
+; right; this module keeps PoCL's half of the bug.
 ; Reproduce (only out0[2875..3015) counts; GAC_RANDOM_DIFF=bytes shows
 ; expected/got/initial, here 83/fa/72 0c/a1/a1 ...: one store, wrong value):
 ;   llvm-as-14 pocl31-peeled-branch.ll -o /tmp/p.bc
