@@ -42,6 +42,21 @@ static bool takes_spirv(cl_device_id device) {
          strstr(il, "SPIR-V") != NULL;
 }
 
+/* PoCL's major version from its platform version ("OpenCL 3.0 PoCL 5.0+debian
+ * ..."), 0 if the driver is not PoCL. From 5.0 on PoCL aborts on the
+ * run-time choice of a copy's unit width inside loops with barriers
+ * (conformance/random/known/pocl50-branch-loops-abort.cl): such a device
+ * gets units=one. */
+static unsigned pocl_major(cl_device_id device) {
+  cl_platform_id platform;
+  char version[256] = "";
+  if (gac_next->clGetDeviceInfo(device, CL_DEVICE_PLATFORM, sizeof platform, &platform, NULL) != CL_SUCCESS ||
+      gac_next->clGetPlatformInfo(platform, CL_PLATFORM_VERSION, sizeof version - 1, version, NULL) != CL_SUCCESS)
+    return 0;
+  const char *pocl = strstr(version, "PoCL ");
+  return pocl ? (unsigned)strtoul(pocl + 5, NULL, 10) : 0;
+}
+
 gac_layer_target gac_device_target(cl_device_id device) {
   gac_layer_target t = {.kind = GAC_LAYER_SPIR, .profile = gac_device_profile(device)};
   cl_uint vendor = 0, major = 0, minor = 0;
@@ -49,6 +64,7 @@ gac_layer_target gac_device_target(cl_device_id device) {
       vendor != NVIDIA_VENDOR_ID) {
     if (device && takes_spirv(device))
       t.kind = GAC_LAYER_SPIRV;
+    t.one_unit_loop = device && pocl_major(device) >= 5;
     return t;
   }
   t.kind = GAC_LAYER_PTX;

@@ -20,6 +20,9 @@
  *              decide (copy_strategy.c: the rule and its measurements).
  * late         a testing strategy: copies land only at the waits that cover
  *              them, their destinations poisoned meanwhile (lower_late.c).
+ * units=one   (cooperative, leader, auto) every copy one loop of units of one
+ *              width known when it is built, no branch on the width at run
+ *              time: for PoCL 5.0 (unit_widths below says why).
  * helpers=auto|always|never (lines, cooperative, serial, leader, auto):
  *              the copies of one class call one helper function per module
  *              instead of an inlined loop each (copy_helpers.c); auto
@@ -162,8 +165,29 @@ static bool finish_synchronous(gac_lowering *L, lower_outcome outcome, gac_diag 
   return true;
 }
 
+/* units=one: the copy's units all of one width, known when it is built,
+ * so one loop and no branch to a loop per width: the element size where
+ * it is 4, 8 or 16 bytes and divides the line (OpenCL aligns every element
+ * to its size), else single bytes. PoCL 5.0 aborts in its work-group
+ * compiler on an if/else of two work-item loops inside a loop with barriers
+ * (conformance/random/known/pocl50-branch-loops-abort.cl), which the
+ * run-time choice of width makes; the cost is narrower units where the
+ * addresses would have allowed wider ones. */
+static const unsigned *unit_widths(gac_lowering *L, const lower_copy_plan *p) {
+  static const unsigned one[][4] = {{16}, {8}, {4}, {1}};
+  /* serial moves bytes alone already (its loop is the last width's) */
+  if (!state(L)->options.one_unit_loop || state(L)->options.strategy == OPENCL_SERIAL)
+    return NULL;
+  uint64_t bpe = 0;
+  if (gac_constant_value(L->m, p->k.num_bytes_per_element, &bpe) && (bpe == 16 || bpe == 8 || bpe == 4) &&
+      (!p->line_bytes_known || p->line_bytes_known % bpe == 0))
+    return one[bpe == 16 ? 0 : bpe == 8 ? 1 : 2];
+  return one[3];
+}
+
 static const lower_target synchronous_target = {
     .waits = &synchronous_waits,
+    .unit_widths = unit_widths,
     .core_copies = true,
     .events_dead = true,
     .way = way,
@@ -202,7 +226,7 @@ static const struct {
     {"strategy=leader", OPENCL_LEADER, -1, -1},       {"strategy=auto", OPENCL_AUTO, -1, -1},
     {"device=pocl-cpu", -1, -1, COPY_DEVICE_POCL_CPU}, {"device=gpu", -1, -1, COPY_DEVICE_GPU},
     {"helpers=auto", -1, COPY_HELPERS_AUTO, -1},      {"helpers=always", -1, COPY_HELPERS_ALWAYS, -1},
-    {"helpers=never", -1, COPY_HELPERS_NEVER, -1},
+    {"helpers=never", -1, COPY_HELPERS_NEVER, -1},    {"units=one", -1, -1, -1},
 };
 
 bool lower_opencl_arg(const char *arg, opencl_options *o) {
@@ -222,6 +246,8 @@ bool lower_opencl_arg(const char *arg, opencl_options *o) {
       o->helpers = (copy_helper_mode)options[i].helpers;
     if (ok && options[i].device >= 0)
       o->device = (copy_device)options[i].device;
+    if (ok && strcmp(options[i].text, "units=one") == 0)
+      o->one_unit_loop = true;
     rest += len;
   }
   return ok;

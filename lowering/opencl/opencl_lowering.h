@@ -15,9 +15,10 @@ typedef struct opencl_options {
   opencl_strategy strategy;
   copy_device device;       /* for auto */
   copy_helper_mode helpers; /* lines, cooperative, serial, leader, auto */
+  bool one_unit_loop;       /* units=one: one loop per copy, no branch on the unit width */
 } opencl_options;
 
-/* opencl[,strategy=S][,device=D][,helpers=H] (NULL: the defaults) into o;
+/* opencl[,strategy=S][,device=D][,helpers=H][,units=one] (NULL: the defaults) into o;
  * false if arg is not such an argument. */
 bool lower_opencl_arg(const char *arg, opencl_options *o);
 /* --lower-async-copies=opencl... (lower_opencl_target.c); options is an
