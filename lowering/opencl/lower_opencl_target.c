@@ -103,14 +103,16 @@ static bool copy_elsewhere(gac_lowering *L, gac_inst *copy, const gac_async_copy
   return state(L)->helpers && copy_helpers_call(state(L)->helpers, copy, k);
 }
 
-/* lines: after the waits of copies that are not the driver's (lines made
- * cooperative by a fence), a barrier. */
+/* After the copies. Where the waits stay the driver's OpGroupWaitEvents
+ * (lines) and some copies are not the driver's (lines made cooperative by a
+ * fence), a barrier after each; the synchronous target's waits became
+ * barriers already. */
 static bool finish(gac_lowering *L, lower_outcome outcome, gac_diag *diag) {
   (void)diag;
   if (outcome == LOWER_NO_COPIES)
     return true;
   copy_helpers_destroy(state(L)->helpers);
-  if (outcome == LOWER_COPIES_DONE && !driver_lines(L))
+  if (outcome == LOWER_COPIES_DONE && !L->target->waits && !driver_lines(L))
     lower_barrier_after_waits(L);
   return true;
 }
@@ -158,13 +160,6 @@ static void wait_barrier(gac_lowering *L, gac_builder *b) {
 
 static const lower_wait_emitter synchronous_waits = {.barrier = wait_barrier};
 
-static bool finish_synchronous(gac_lowering *L, lower_outcome outcome, gac_diag *diag) {
-  (void)diag;
-  if (outcome != LOWER_NO_COPIES)
-    copy_helpers_destroy(state(L)->helpers);
-  return true;
-}
-
 /* units=one: the copy's units all of one width, known when it is built,
  * so one loop and no branch to a loop per width: the element size where
  * it is 4, 8 or 16 bytes and divides the line (OpenCL aligns every element
@@ -193,7 +188,7 @@ static const lower_target synchronous_target = {
     .way = way,
     .begin_copies = begin_copies,
     .copy_elsewhere = copy_elsewhere,
-    .finish = finish_synchronous,
+    .finish = finish,
 };
 
 static bool lower_late_module(gac_module *m, void *unused, gac_diag *diag) {

@@ -26,19 +26,21 @@
 
 enum { OPENCL_STD_U_MAX = 157, OPENCL_STD_U_MIN = 159 };
 
-static bool is_workgroup_size(const gac_module *m, uint32_t id) {
+/* The variable decorated BuiltIn WorkgroupSize, or 0 (looked up once: the
+ * decorations are a list). */
+static uint32_t workgroup_size_variable(const gac_module *m) {
   gac_foreach_inst(d, &m->sections[GAC_SECTION_ANNOTATION]) {
-    if (d->opcode == SpvOpDecorate && d->num_words >= 4 && d->words[1] == id &&
-        d->words[2] == SpvDecorationBuiltIn && d->words[3] == SpvBuiltInWorkgroupSize)
-      return true;
+    if (d->opcode == SpvOpDecorate && d->num_words >= 4 && d->words[2] == SpvDecorationBuiltIn &&
+        d->words[3] == SpvBuiltInWorkgroupSize)
+      return d->words[1];
   }
-  return false;
+  return 0;
 }
 
-/* Whether i is a load of the WorkgroupSize builtin, as OpenCL's kernels
- * load it (3 integers). */
-static bool loads_size(const gac_module *m, const gac_inst *i) {
-  if (!i || i->opcode != SpvOpLoad || !is_workgroup_size(m, i->words[3]))
+/* Whether i is a load of `size` (the WorkgroupSize variable) as OpenCL's
+ * kernels load it (3 integers). */
+static bool loads_size(const gac_module *m, const gac_inst *i, uint32_t size) {
+  if (!i || i->opcode != SpvOpLoad || i->words[3] != size)
     return false;
   const gac_inst *type = gac_def(m, i->type_id);
   const gac_inst *component = type && type->opcode == SpvOpTypeVector ? gac_def(m, type->words[2]) : NULL;
@@ -47,7 +49,9 @@ static bool loads_size(const gac_module *m, const gac_inst *i) {
 
 bool opencl_clamp_local_size(gac_module *m) {
   bool progress = false;
-  uint32_t std = 0;
+  uint32_t std = 0, size = workgroup_size_variable(m);
+  if (!size)
+    return false;
   gac_foreach_function(f, m) {
     gac_foreach_block(b, f) {
       /* Each component taken out of such a load, clamped where it is taken:
@@ -56,7 +60,7 @@ bool opencl_clamp_local_size(gac_module *m) {
        * and PoCL 3.1's vector max and min hid the range from LLVM where its
        * scalar ones do not. */
       gac_foreach_inst(i, &b->insts) {
-        if (i->opcode != SpvOpCompositeExtract || i->num_words != 5 || !loads_size(m, gac_def(m, i->words[3])))
+        if (i->opcode != SpvOpCompositeExtract || i->num_words != 5 || !loads_size(m, gac_def(m, i->words[3]), size))
           continue;
         if (!std)
           std = gac_require_ext_inst_import(m, "OpenCL.std");
