@@ -1,13 +1,28 @@
-/* Entry points of the layer (cl_layer.h): the ICD loader calls clInitLayer
- * with the dispatch table of what is below, and calls through the table we
- * return. We override a few entries and forward everything else unchanged,
- * so the driver's objects (PoCL's, NVIDIA's) stay its own. */
+/* Entry points of the layer (cl_layer.h, cl_loader_layers 1.0.1): the ICD
+ * loader calls clInitLayer or clInitLayerWithProperties with the dispatch
+ * table of what is below, and calls through the table we return. We override
+ * a few entries and forward everything else unchanged, so the driver's
+ * objects (PoCL's, NVIDIA's) stay its own. A loader that deinitialises its
+ * layers (Khronos's) calls clDeinitLayer last: the layer then lets go of
+ * what it holds and can be initialised again. */
+#include "layer.h"
+
 #include <CL/cl_layer.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "layer.h"
+/* Headers older than cl_loader_layers 1.0.1 (Debian 12's) lack these. */
+#ifndef CL_LAYER_PROPERTIES_LIST_END
+typedef cl_properties cl_layer_properties;
+#define CL_LAYER_PROPERTIES_LIST_END ((cl_layer_properties)0)
+extern CL_API_ENTRY cl_int CL_API_CALL clInitLayerWithProperties(cl_uint num_entries,
+                                                                 const cl_icd_dispatch *target_dispatch,
+                                                                 cl_uint *num_entries_ret,
+                                                                 const cl_icd_dispatch **layer_dispatch_ret,
+                                                                 const cl_layer_properties *properties);
+extern CL_API_ENTRY cl_int CL_API_CALL clDeinitLayer(void);
+#endif
 
 const cl_icd_dispatch *gac_next;
 static cl_icd_dispatch dispatch;
@@ -18,7 +33,7 @@ static void *CL_API_CALL gac_GetExtensionFunctionAddressForPlatform(cl_platform_
   return gac_next->clGetExtensionFunctionAddressForPlatform(platform, name);
 }
 
-/* The two symbols ocl-icd looks up; everything else is hidden. */
+/* The four entry points loaders look up; everything else is hidden. */
 #define GAC_EXPORT __attribute__((visibility("default")))
 
 GAC_EXPORT CL_API_ENTRY cl_int CL_API_CALL clGetLayerInfo(cl_layer_info param_name, size_t param_value_size,
@@ -43,8 +58,9 @@ GAC_EXPORT CL_API_ENTRY cl_int CL_API_CALL clGetLayerInfo(cl_layer_info param_na
  * too: the layer needs only its own. */
 #define NEEDED_ENTRIES (offsetof(cl_icd_dispatch, clCreateProgramWithIL) / sizeof(void *) + 1)
 
-GAC_EXPORT CL_API_ENTRY cl_int CL_API_CALL clInitLayer(cl_uint num_entries, const cl_icd_dispatch *target_dispatch,
-                                            cl_uint *num_entries_ret, const cl_icd_dispatch **layer_dispatch_ret) {
+/* Reads no entry of target_dispatch past num_entries. */
+static cl_int init(cl_uint num_entries, const cl_icd_dispatch *target_dispatch, cl_uint *num_entries_ret,
+                   const cl_icd_dispatch **layer_dispatch_ret) {
   const cl_uint ours = sizeof(cl_icd_dispatch) / sizeof(void *);
   if (!target_dispatch || !num_entries_ret || !layer_dispatch_ret)
     return CL_INVALID_VALUE;
@@ -75,6 +91,42 @@ GAC_EXPORT CL_API_ENTRY cl_int CL_API_CALL clInitLayer(cl_uint num_entries, cons
   dispatch.clLinkProgram = gac_LinkProgram;
   *num_entries_ret = num_entries < ours ? num_entries : ours;
   *layer_dispatch_ret = &dispatch;
+  return CL_SUCCESS;
+}
+
+GAC_EXPORT CL_API_ENTRY cl_int CL_API_CALL clInitLayer(cl_uint num_entries, const cl_icd_dispatch *target_dispatch,
+                                            cl_uint *num_entries_ret, const cl_icd_dispatch **layer_dispatch_ret) {
+  return init(num_entries, target_dispatch, num_entries_ret, layer_dispatch_ret);
+}
+
+/* cl_loader_layers 1.0.1 defines no property, so the layer knows none: any
+ * name before the list's end is CL_INVALID_PROPERTY (a value cannot be
+ * checked for a name that is not known, nor the list read past it). */
+GAC_EXPORT CL_API_ENTRY cl_int CL_API_CALL clInitLayerWithProperties(cl_uint num_entries,
+                                                          const cl_icd_dispatch *target_dispatch,
+                                                          cl_uint *num_entries_ret,
+                                                          const cl_icd_dispatch **layer_dispatch_ret,
+                                                          const cl_layer_properties *properties) {
+  if (properties && properties[0] != CL_LAYER_PROPERTIES_LIST_END) {
+    fprintf(stderr, "gac layer: unknown layer property 0x%llx; not loaded\n", (unsigned long long)properties[0]);
+    return CL_INVALID_PROPERTY;
+  }
+  return init(num_entries, target_dispatch, num_entries_ret, layer_dispatch_ret);
+}
+
+/* The loader calls nothing of the layer's after this, unless it initialises
+ * it again. What the layer holds goes: the host's programs made from OpenCL C
+ * that it never released (with the driver's program and context they hold;
+ * the loader keeps the driver loaded until its layers are done), the records
+ * of IL programs, the index of PoCL's kernel library. Cache entries on disk
+ * stay: each was written whole when it was stored. */
+GAC_EXPORT CL_API_ENTRY cl_int CL_API_CALL clDeinitLayer(void) {
+  if (!gac_next)
+    return CL_SUCCESS; /* not initialised, or deinitialised already */
+  gac_layer_release_source_programs();
+  gac_layer_release_programs();
+  gac_layer_release_link_check();
+  gac_next = NULL;
   return CL_SUCCESS;
 }
 

@@ -107,6 +107,12 @@ bool gac_check_pocl_links(const unsigned char *bc, size_t bc_size, char **log);
 /* Subprocesses, files, scratch folders and llvm-spirv-15 -r: support/. */
 #include "subprocess.h"
 
+/* clDeinitLayer: each part lets go of what it holds (programs.c,
+ * source_programs.c, link_check.c); the layer can be initialised again. */
+void gac_layer_release_programs(void);
+void gac_layer_release_source_programs(void);
+void gac_layer_release_link_check(void);
+
 /* Answers a query with a value of `size` bytes, the OpenCL way. */
 cl_int gac_answer(const void *value, size_t size, size_t param_value_size, void *param_value,
                   size_t *param_value_size_ret);

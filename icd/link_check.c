@@ -447,6 +447,14 @@ static const library_index *current_library(void) {
   return x;
 }
 
+/* At clDeinitLayer; the next check builds or reads the index again. */
+void gac_layer_release_link_check(void) {
+  pthread_mutex_lock(&library_lock);
+  index_free(library);
+  library = NULL;
+  pthread_mutex_unlock(&library_lock);
+}
+
 bool gac_check_pocl_links(const unsigned char *bc, size_t bc_size, char **log) {
   const library_index *x = current_library();
   if (!x)

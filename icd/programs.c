@@ -70,6 +70,15 @@ cl_program gac_program_created(cl_program program) {
   return program;
 }
 
+/* The records only: the programs are the host's (the layer holds no
+ * reference to them). */
+void gac_layer_release_programs(void) {
+  pthread_mutex_lock(&lock);
+  while (programs)
+    forget(programs->program);
+  done();
+}
+
 cl_program CL_API_CALL gac_CreateProgramWithBinary(cl_context context, cl_uint num_devices,
                                                    const cl_device_id *devices, const size_t *lengths,
                                                    const unsigned char **binaries, cl_int *status, cl_int *errcode_ret) {

@@ -122,6 +122,17 @@ cl_int gac_source_retain(gac_source_program *w) {
   return CL_SUCCESS;
 }
 
+/* A wrapper out of the list: its references on the driver's objects go too. */
+static void destroy(gac_source_program *w) {
+  if (w->inner)
+    gac_next->clReleaseProgram(w->inner);
+  gac_next->clReleaseContext(w->context);
+  free(w->source);
+  free(w->log);
+  free(w->compiled);
+  free(w);
+}
+
 cl_int gac_source_release(gac_source_program *w) {
   pthread_mutex_lock(&lock);
   bool last = --w->refs == 0;
@@ -132,16 +143,22 @@ cl_int gac_source_release(gac_source_program *w) {
         break;
       }
   pthread_mutex_unlock(&lock);
-  if (!last)
-    return CL_SUCCESS;
-  if (w->inner)
-    gac_next->clReleaseProgram(w->inner);
-  gac_next->clReleaseContext(w->context);
-  free(w->source);
-  free(w->log);
-  free(w->compiled);
-  free(w);
+  if (last)
+    destroy(w);
   return CL_SUCCESS;
+}
+
+/* The wrappers the host never released, at clDeinitLayer. */
+void gac_layer_release_source_programs(void) {
+  pthread_mutex_lock(&lock);
+  gac_source_program *w = wrappers;
+  wrappers = NULL;
+  pthread_mutex_unlock(&lock);
+  while (w) {
+    gac_source_program *next = w->next;
+    destroy(w);
+    w = next;
+  }
 }
 
 /* ---- the front end ---- */
