@@ -209,7 +209,7 @@ static char *warnings_text(const gac_diag *d) {
 
 bool gac_bridge_il(const void *il, size_t size, const gac_layer_target *t, unsigned char **bc, size_t *bc_size,
                    char **log, char **warnings) {
-  char lower_arg[96], salt[112], key[1024], warnings_path[1100];
+  char lower_arg[96], salt[112], key[1024] = "", warnings_path[1100]; /* key stays empty when caching is off */
   *warnings = NULL;
   target_key(t, lower_arg, sizeof lower_arg);
   snprintf(salt, sizeof salt, "%s%s", lower_arg, t->kind == GAC_LAYER_SPIRV ? " spirv" : "");
