@@ -51,12 +51,18 @@ run_one() { # through limit test
   local env=(POCL_CACHE_DIR="$dir/pocl-cache-$test" POCL_WORK_GROUP_METHOD=loops
              GAC_LAYER_CACHE_DIR="$dir/gac-cache-$test")
   rm -rf "$dir/pocl-cache-$test" "$dir/gac-cache-$test"
+  # GAC_CTS_EXTRA_LAYERS_BEFORE/_AFTER (colon-separated): other layers listed
+  # before and after gac's in OPENCL_LAYERS, alone on the driver-alone runs
+  # (the last listed is nearest the application: scripts/stack-layers.sh).
+  local before=${GAC_CTS_EXTRA_LAYERS_BEFORE:-} after=${GAC_CTS_EXTRA_LAYERS_AFTER:-}
   if [ "$through" = layer ]; then
     # 1 GiB buffers at most: the CTS's checks index them with int (docs/CTS.md).
-    env+=(OPENCL_LAYERS="$gac_build/icd/libgac-layer.so"
+    env+=(OPENCL_LAYERS="${before:+$before:}$gac_build/icd/libgac-layer.so${after:+:$after}"
           GAC_LAYER_MAX_MEM_ALLOC_SIZE="${GAC_CTS_MAX_MEM_ALLOC_SIZE:-1073741824}")
     [ "$limit" = pocl ] || env+=(GAC_LAYER_LOCAL_MEM_SIZE="${limit%%/*}")
     [[ "$limit" != */* ]] || env+=(GAC_LAYER_MAX_WORK_GROUP_SIZE="${limit#*/}")
+  elif [ -n "$before$after" ]; then
+    env+=(OPENCL_LAYERS="$before${before:+${after:+:}}$after")
   fi
   local offline=()
   if [ "${GAC_CTS_COMPILATION:-online}" = spir-v ]; then
@@ -105,8 +111,9 @@ run() {
     for t in "${tests[@]}"; do run_one layer "$limit" "$t" || status=1; done
   done
   # The 1D subtests on PoCL alone: the layer must not change their outcome
-  # (online compilation only: PoCL alone takes no SPIR-V).
-  [ "${GAC_CTS_COMPILATION:-online}" = online ] || return $status
+  # (online compilation only: PoCL alone takes no SPIR-V; GAC_CTS_ALONE=no
+  # leaves them out).
+  [ "${GAC_CTS_COMPILATION:-online}" = online ] && [ "${GAC_CTS_ALONE:-yes}" != no ] || return $status
   for t in "${tests[@]}"; do
     case " ${core[*]} " in *" $t "*) run_one pocl pocl "$t" || status=1 ;; esac
   done
