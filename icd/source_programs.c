@@ -60,11 +60,15 @@ gac_source_program *gac_source_of_inner(cl_program inner) {
 
 cl_program gac_source_inner(gac_source_program *w) { return w->inner; }
 
-/* The text names a builtin of the extensions or one of gac's own (async
- * queues, pipeline annotations: gac's header). */
+/* The text names a builtin of the extensions, one of gac's own (async
+ * queues, pipeline annotations: gac's header) or an extension's macro
+ * (cl_khr_async_work_group_copy_fence contains its builtin's name): the
+ * device reports both extensions, so their macros must be defined whoever
+ * compiles the program. */
 static bool uses_builtins(const char *s) {
   return strstr(s, "async_work_group_copy_2D2D") || strstr(s, "async_work_group_copy_3D3D") ||
-         strstr(s, "async_work_group_copy_fence") || strstr(s, "gac_async_") || strstr(s, "gac_pipeline_");
+         strstr(s, "async_work_group_copy_fence") || strstr(s, "cl_khr_extended_async_copies") ||
+         strstr(s, "gac_async_") || strstr(s, "gac_pipeline_");
 }
 
 cl_program CL_API_CALL gac_CreateProgramWithSource(cl_context context, cl_uint count, const char **strings,
@@ -398,14 +402,25 @@ static bool calls_builtins(const char *text) {
   return false;
 }
 
-/* The driver's own compiler builds the source, as without the layer. */
+/* The driver's own compiler builds the source, as without the layer, but
+ * with the extensions' macros that gac's header defines: the program was
+ * found to call no builtin with them defined, and `#ifdef
+ * cl_khr_extended_async_copies` must see the extension the device reports
+ * (the CTS's compiler_defines_for_extensions checks it). */
 static cl_program build_with_driver(gac_source_program *w, cl_uint num_devices, const cl_device_id *devices,
                                     cl_device_id device, const char *options) {
   const char *source = w->source;
-  cl_int err;
-  cl_program inner = gac_program_created(gac_next->clCreateProgramWithSource(w->context, 1, &source, NULL, &err));
+  char *with_macros = NULL;
+  cl_int err = CL_OUT_OF_HOST_MEMORY;
+  cl_program inner = NULL;
+  if (asprintf(&with_macros, "%s -Dcl_khr_extended_async_copies=1 -Dcl_khr_async_work_group_copy_fence=1",
+               options ? options : "") < 0)
+    with_macros = NULL;
+  if (with_macros)
+    inner = gac_program_created(gac_next->clCreateProgramWithSource(w->context, 1, &source, NULL, &err));
   if (err == CL_SUCCESS)
-    err = gac_next->clBuildProgram(inner, num_devices, devices, options, NULL, NULL);
+    err = gac_next->clBuildProgram(inner, num_devices, devices, with_macros, NULL, NULL);
+  free(with_macros);
   if (err == CL_SUCCESS)
     return inner;
   size_t n = 0;

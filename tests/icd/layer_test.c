@@ -757,6 +757,41 @@ static void test_plain_source(void) {
   clReleaseProgram(p);
 }
 
+/* The device reports both extensions, so OpenCL C sees their macros, also
+ * in a program that calls no builtin and goes to PoCL's compiler (the CTS's
+ * compiler_defines_for_extensions builds such a kernel). */
+static void test_extension_macros(void) {
+  const char *src = "kernel void macros(global int *d) {\n"
+                    "#pragma OPENCL EXTENSION cl_khr_extended_async_copies : enable\n"
+                    "#ifdef cl_khr_extended_async_copies\n"
+                    "  d[0] = 1;\n"
+                    "#endif\n"
+                    "#ifdef cl_khr_async_work_group_copy_fence\n"
+                    "  d[1] = 1;\n"
+                    "#endif\n"
+                    "}\n";
+  cl_int err;
+  cl_program p = clCreateProgramWithSource(context, 1, &src, NULL, &err);
+  err = err ? err : clBuildProgram(p, 1, &device, NULL, NULL, NULL);
+  cl_kernel k = err == CL_SUCCESS ? clCreateKernel(p, "macros", &err) : NULL;
+  int d[2] = {0, 0};
+  if (err == CL_SUCCESS) {
+    cl_mem m = clCreateBuffer(context, CL_MEM_COPY_HOST_PTR, sizeof d, d, NULL);
+    size_t global = 1;
+    clSetKernelArg(k, 0, sizeof m, &m);
+    err = clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, NULL, 0, NULL, NULL);
+    err = err ? err : clEnqueueReadBuffer(queue, m, CL_TRUE, 0, sizeof d, d, 0, NULL, NULL);
+    clReleaseMemObject(m);
+    clReleaseKernel(k);
+  }
+  char why[96];
+  snprintf(why, sizeof why, "error %d, cl_khr_extended_async_copies %d, cl_khr_async_work_group_copy_fence %d", err,
+           d[0], d[1]);
+  report("the extensions' macros are defined in OpenCL C", err == CL_SUCCESS && d[0] == 1 && d[1] == 1, why);
+  if (p)
+    clReleaseProgram(p);
+}
+
 /* Files in a folder whose names end in `suffix` (0 if it cannot be read). */
 static unsigned count_files(const char *dir, const char *suffix) {
   DIR *d = opendir(dir);
@@ -971,6 +1006,7 @@ int main(int argc, char **argv) {
   test_compile_and_link(argv[1]);
   test_bridge_failure(argv[1]);
   test_plain_source();
+  test_extension_macros();
   test_polyfills();
   test_unpipelined_warning();
   test_limits();
