@@ -87,6 +87,7 @@ static cl_int init(cl_uint num_entries, const cl_icd_dispatch *target_dispatch, 
   dispatch.clCreateKernel = gac_CreateKernel;
   dispatch.clCreateKernelsInProgram = gac_CreateKernelsInProgram;
   dispatch.clGetKernelInfo = gac_GetKernelInfo;
+  dispatch.clReleaseKernel = gac_ReleaseKernel;
   dispatch.clCompileProgram = gac_CompileProgram;
   dispatch.clLinkProgram = gac_LinkProgram;
   *num_entries_ret = num_entries < ours ? num_entries : ours;

@@ -49,6 +49,7 @@ gac_source_program *gac_source_of_inner(cl_program inner);
 cl_program gac_source_inner(gac_source_program *w); /* NULL until built */
 cl_int gac_source_retain(gac_source_program *w);
 cl_int gac_source_release(gac_source_program *w);
+cl_int CL_API_CALL gac_ReleaseKernel(cl_kernel);
 cl_int gac_source_build(gac_source_program *w, cl_uint, const cl_device_id *, const char *,
                         void(CL_CALLBACK *)(cl_program, void *), void *);
 cl_int gac_source_compile(gac_source_program *w, cl_uint, const cl_device_id *, const char *, cl_uint,

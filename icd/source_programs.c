@@ -137,19 +137,59 @@ static void destroy(gac_source_program *w) {
   free(w);
 }
 
+/* A program goes when its last reference and its last kernel are gone, and
+ * until then CL_KERNEL_PROGRAM names it: a wrapper the host released keeps
+ * its place (refs 0) while the driver counts a reference on the inner
+ * program besides the wrapper's own, its kernels'. Freed at once, its
+ * address was the next buffer's or program's while a layer above (the
+ * object-lifetime layer) and the kernels still knew it as this program. */
+static bool held_by_kernels(gac_source_program *w) {
+  cl_uint refs = 0;
+  return w->inner &&
+         gac_next->clGetProgramInfo(w->inner, CL_PROGRAM_REFERENCE_COUNT, sizeof refs, &refs, NULL) == CL_SUCCESS &&
+         refs > 1;
+}
+
+/* Destroys the released wrappers no kernel holds any more (sweep) or w. */
+static void drop_released(gac_source_program *only) {
+  gac_source_program *dead = NULL;
+  pthread_mutex_lock(&lock);
+  for (gac_source_program **pp = &wrappers; *pp;) {
+    gac_source_program *w = *pp;
+    if ((only && w != only) || w->refs || held_by_kernels(w)) {
+      pp = &w->next;
+      continue;
+    }
+    *pp = w->next;
+    w->next = dead;
+    dead = w;
+  }
+  pthread_mutex_unlock(&lock);
+  while (dead) {
+    gac_source_program *next = dead->next;
+    destroy(dead);
+    dead = next;
+  }
+}
+
 cl_int gac_source_release(gac_source_program *w) {
   pthread_mutex_lock(&lock);
-  bool last = --w->refs == 0;
-  if (last)
-    for (gac_source_program **pp = &wrappers; *pp; pp = &(*pp)->next)
-      if (*pp == w) {
-        *pp = w->next;
-        break;
-      }
+  bool released = w->refs == 0;
+  if (!released)
+    w->refs--;
   pthread_mutex_unlock(&lock);
-  if (last)
-    destroy(w);
+  if (released)
+    return CL_INVALID_PROGRAM;
+  drop_released(w);
   return CL_SUCCESS;
+}
+
+/* A kernel's release may be the last hold on a released wrapper's program. */
+cl_int CL_API_CALL gac_ReleaseKernel(cl_kernel kernel) {
+  cl_int err = gac_next->clReleaseKernel(kernel);
+  if (err == CL_SUCCESS)
+    drop_released(NULL);
+  return err;
 }
 
 /* The wrappers the host never released, at clDeinitLayer. */

@@ -221,7 +221,16 @@ static void test_source_programs(const char *copies_cl) {
   cl_uint refs = 0;
   clGetProgramInfo(p, CL_PROGRAM_REFERENCE_COUNT, sizeof refs, &refs, NULL);
   report("retain/release count", refs == 1, "wrong count");
+  /* Released before its kernel, the program lives on with it: the kernel
+   * still names it (a layer above tracks it by that address until then). */
+  k = clCreateKernel(p, "copy2d", &err);
   clReleaseProgram(p);
+  owner = NULL;
+  if (k) {
+    clGetKernelInfo(k, CL_KERNEL_PROGRAM, sizeof owner, &owner, NULL);
+    clReleaseKernel(k);
+  }
+  report("a kernel names its program after the host released the program", owner == p, "another program");
   free(text);
 
   /* -D reaches the front end. */
