@@ -211,11 +211,12 @@ if [ -n "${GAC_STACK_CTS:-}" ]; then
   echo
   echo "| OPENCL_LAYERS (first nearest the driver) | subtest | through | configurations | run | skipped | passed | failed | wall | result | messages (distinct) | not in the baseline |"
   echo "|---|---|---|---:|---:|---:|---:|---:|---:|---|---:|---|"
-  cts_row() { # order through test row-from-cts.sh
+  cts_row() { # order through test row-from-cts.sh [limit]
     local order=$1 through=$2 test=$3 row=$4 dir="$work/cts/$1"
-    local log="$cts/logs/$through-${5:-32768}/$test.log"
+    local log="$cts/logs/$through-${5:-32768}/$test.log" _ t th c r s p f w res
     mkdir -p "$dir"
-    cp "$log" "$dir/$through-$test.log"
+    [ -f "$dir/$through-$test.row" ] || cp "$log" "$dir/$through-$test.log"
+    echo "$row" > "$dir/$through-$test.row"
     messages "$dir/$through-$test.log" | sort | uniq -c > "$dir/$through-$test.messages"
     # The baseline: the 1D subtest on PoCL alone, by count for itself and
     # by text for the others (the 2D ones skip every configuration there).
@@ -226,8 +227,15 @@ if [ -n "${GAC_STACK_CTS:-}" ]; then
     echo "| $order |$t|$th|$c|$r|$s|$p|$f|$w|$res| $(wc -l < "$dir/$through-$test.messages") | ${new:-none} |"
     [[ "$res" == *PASS* ]] && [ -z "$new" ] || status=1
   }
+  # A subtest whose log and row are kept from an earlier run of the script
+  # in the same folder is not run again (remove $work/cts to run all).
   cts_run() { # order before after alone test
-    local out
+    local out row
+    if [ -f "$work/cts/$1/layer-$5.row" ] && { [ "$4" = no ] || [ -f "$work/cts/OL:PV/pocl-$5.row" ]; }; then
+      [ "$4" = no ] || cts_row "OL:PV" pocl "$5" "$(cat "$work/cts/OL:PV/pocl-$5.row")"
+      cts_row "$1" layer "$5" "$(cat "$work/cts/$1/layer-$5.row")"
+      return
+    fi
     out=$(GAC_CTS_BUILD="$cts" GAC_BUILD="$(dirname "$(dirname "$gac")")" GAC_CTS_TESTS="$5" GAC_CTS_ALONE="$4" \
           GAC_CTS_EXTRA_LAYERS_BEFORE="$2" GAC_CTS_EXTRA_LAYERS_AFTER="$3" \
           "$root/scripts/cts.sh" run 32768 || true)
