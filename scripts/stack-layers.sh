@@ -26,8 +26,9 @@
 # With GAC_STACK_CTS=DIR (a CTS build with test_basic, scripts/cts.sh build)
 # also runs the CTS's async copy subtests (GAC_STACK_CTS_TESTS, default the
 # 2D and 1D ones) at 32 KiB of local memory through cts.sh, gac on top of the
-# validation layers and below them, and the first 1D subtest on PoCL alone
-# under the validation layers (the baseline).
+# validation layers and below them (GAC_STACK_CTS_ORDERS, default "OL:PV:G
+# G:OL:PV"), and one 1D subtest on PoCL alone under the validation layers
+# (the baseline; GAC_STACK_CTS_BASELINE, default async_copy_global_to_local).
 #
 # Prints markdown tables: what loads, and per run the result and the
 # validation layers' messages (pointers as PTR) with the ones the baseline
@@ -207,6 +208,8 @@ if [ -n "${GAC_STACK_CTS:-}" ]; then
   tests=(${GAC_STACK_CTS_TESTS:-async_copy_global_to_local2D async_copy_local_to_global2D
          async_copy_global_to_local async_copy_local_to_global
          async_strided_copy_global_to_local async_strided_copy_local_to_global})
+  orders=(${GAC_STACK_CTS_ORDERS:-OL:PV:G G:OL:PV})
+  base_test=${GAC_STACK_CTS_BASELINE:-async_copy_global_to_local}
   echo "### The CTS's async copy subtests (ocl-icd, 32 KiB of local memory)"
   echo
   echo "| OPENCL_LAYERS (first nearest the driver) | subtest | through | configurations | run | skipped | passed | failed | wall | result | messages (distinct) | not in the baseline |"
@@ -220,8 +223,8 @@ if [ -n "${GAC_STACK_CTS:-}" ]; then
     messages "$dir/$through-$test.log" | sort | uniq -c > "$dir/$through-$test.messages"
     # The baseline: the 1D subtest on PoCL alone, by count for itself and
     # by text for the others (the 2D ones skip every configuration there).
-    local base="$work/cts/OL:PV/pocl-${tests[2]}.messages" new=""
-    new=$(not_in "$base" "$dir/$through-$test.messages" $([ "$test" = "${tests[2]}" ] || echo text))
+    local base="$work/cts/OL:PV/pocl-$base_test.messages" new=""
+    new=$(not_in "$base" "$dir/$through-$test.messages" $([ "$test" = "$base_test" ] || echo text))
     # cts.sh's row: | subtest | through | limit | conf | run | skip | pass | fail | wall | result |
     IFS='|' read -r _ t th _ c r s p f w res _ <<< "$row"
     echo "| $order |$t|$th|$c|$r|$s|$p|$f|$w|$res| $(wc -l < "$dir/$through-$test.messages") | ${new:-none} |"
@@ -247,11 +250,19 @@ if [ -n "${GAC_STACK_CTS:-}" ]; then
     done <<< "$(grep '^| async.*| pocl |' <<< "$out"; grep '^| async.*| layer |' <<< "$out")"
   }
   # The baseline first: a 1D subtest on PoCL alone under the validation
-  # layers (through gac on top of them as well, in the same call).
-  cts_run "OL:PV:G" "$validation" "" yes "${tests[2]}"
+  # layers (through the first order as well, in the same call).
+  order_run() { # order alone test
+    case $1 in
+      OL:PV:G) cts_run "$1" "$validation" "" "$2" "$3" ;;
+      G:OL:PV) cts_run "$1" "" "$validation" "$2" "$3" ;;
+      *) echo "stack-layers.sh: GAC_STACK_CTS_ORDERS: OL:PV:G or G:OL:PV, not $1" >&2; exit 2 ;;
+    esac
+  }
+  order_run "${orders[0]}" yes "$base_test"
   for t in "${tests[@]}"; do
-    [ "$t" = "${tests[2]}" ] || cts_run "OL:PV:G" "$validation" "" no "$t"
-    cts_run "G:OL:PV" "" "$validation" no "$t"
+    for o in "${orders[@]}"; do
+      [ "$o $t" = "${orders[0]} $base_test" ] || order_run "$o" no "$t"
+    done
   done
   echo
 fi
