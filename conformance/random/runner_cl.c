@@ -1,12 +1,14 @@
 /* gac-random-cl: runs a batch of random async-copy kernels on an OpenCL
  * device (PoCL here) and compares every output buffer with the host model.
  *
- * Usage: gac-random-cl BATCH.cl (--bc BATCH.bc | --source) [--target NAME] [--only INDEX] [--from INDEX] [--repeat N] [--mutate] [--quiet]
+ * Usage: gac-random-cl BATCH.cl (--bc BATCH.bc | --spv BATCH.spv | --source) [--target NAME] [--only INDEX] [--from INDEX] [--repeat N] [--mutate] [--quiet]
  *   --bc: the batch lowered by gac and bridged to SPIR 1.2 bitcode
+ *   --spv: the batch lowered by gac, as SPIR-V, for a device that takes it
+ *          (clCreateProgramWithIL; PoCL 5 and later built with SPIR-V)
  *   (build_batch.sh); --source: BATCH.cl itself through
  *   clCreateProgramWithSource, as a host program gives it to the gac layer
  *   (OPENCL_LAYERS=libgac-layer.so). Exit status 1 if a case failed. */
-#define CL_TARGET_OPENCL_VERSION 120
+#define CL_TARGET_OPENCL_VERSION 210 /* clCreateProgramWithIL */
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
 #include <CL/cl.h>
 #include <inttypes.h>
@@ -71,12 +73,12 @@ static bool run_case(void *self, const rt_case *c, const rt_buffers *b, unsigned
 int main(int argc, char **argv) {
   rt_run_options ro = {0};
   const char *bc = NULL;
-  bool source = false;
+  bool source = false, spv = false;
   for (int i = 1; i < argc; i++) {
     if (rt_common_option(&ro, argc, argv, &i))
       continue;
-    if (strcmp(argv[i], "--bc") == 0 && i + 1 < argc)
-      bc = argv[++i];
+    if ((strcmp(argv[i], "--bc") == 0 || strcmp(argv[i], "--spv") == 0) && i + 1 < argc)
+      spv = argv[i][2] == 's', bc = argv[++i];
     else if (strcmp(argv[i], "--source") == 0)
       source = true;
     else if (!ro.batch && argv[i][0] != '-')
@@ -85,7 +87,7 @@ int main(int argc, char **argv) {
       ro.batch = NULL, i = argc;
   }
   if (!ro.batch || (!bc) == !source) {
-    fprintf(stderr, "usage: gac-random-cl BATCH.cl (--bc BATCH.bc | --source) [--target NAME] [--only INDEX] [--from INDEX] [--repeat N] "
+    fprintf(stderr, "usage: gac-random-cl BATCH.cl (--bc BATCH.bc | --spv BATCH.spv | --source) [--target NAME] [--only INDEX] [--from INDEX] [--repeat N] "
                     "[--mutate] [--quiet]\n");
     return 2;
   }
@@ -111,11 +113,13 @@ int main(int argc, char **argv) {
   }
   if (source)
     o.program = clCreateProgramWithSource(o.context, 1, (const char **)&bytes, &size, &err);
+  else if (spv)
+    o.program = clCreateProgramWithIL(o.context, bytes, size, &err);
   else
     o.program = clCreateProgramWithBinary(o.context, 1, &o.device, &size, (const unsigned char **)&bytes, NULL, &err);
   free(bytes);
   if (err == CL_SUCCESS)
-    err = clBuildProgram(o.program, 1, &o.device, source ? "" : "-x spir -spir-std=1.2", NULL, NULL);
+    err = clBuildProgram(o.program, 1, &o.device, source || spv ? "" : "-x spir -spir-std=1.2", NULL, NULL);
   if (err != CL_SUCCESS) {
     char log[4096] = "";
     if (o.program)
