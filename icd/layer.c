@@ -26,6 +26,7 @@ extern CL_API_ENTRY cl_int CL_API_CALL clDeinitLayer(void);
 
 const cl_icd_dispatch *gac_next;
 static cl_icd_dispatch dispatch;
+static cl_icd_dispatch next_entries; /* the loader's table, up to its num_entries */
 
 static void *CL_API_CALL gac_GetExtensionFunctionAddressForPlatform(cl_platform_id platform, const char *name) {
   if (name && strcmp(name, "clCreateProgramWithILKHR") == 0)
@@ -69,10 +70,12 @@ static cl_int init(cl_uint num_entries, const cl_icd_dispatch *target_dispatch, 
             "not loaded\n", num_entries, (size_t)NEEDED_ENTRIES);
     return CL_INVALID_VALUE;
   }
-  gac_next = target_dispatch;
-  /* As many entries as both know; the rest of ours stay NULL. */
-  memset(&dispatch, 0, sizeof dispatch);
-  memcpy(&dispatch, target_dispatch, (num_entries < ours ? num_entries : ours) * sizeof(void *));
+  /* As many entries as both know; the rest stay NULL, in the copy the layer
+   * calls through as in the table it gives. */
+  memset(&next_entries, 0, sizeof next_entries);
+  memcpy(&next_entries, target_dispatch, (num_entries < ours ? num_entries : ours) * sizeof(void *));
+  gac_next = &next_entries;
+  dispatch = next_entries;
   dispatch.clGetPlatformInfo = gac_GetPlatformInfo;
   dispatch.clGetDeviceInfo = gac_GetDeviceInfo;
   dispatch.clGetExtensionFunctionAddressForPlatform = gac_GetExtensionFunctionAddressForPlatform;
@@ -82,6 +85,8 @@ static cl_int init(cl_uint num_entries, const cl_icd_dispatch *target_dispatch, 
   dispatch.clGetProgramBuildInfo = gac_GetProgramBuildInfo;
   dispatch.clReleaseProgram = gac_ReleaseProgram;
   dispatch.clRetainProgram = gac_RetainProgram;
+  dispatch.clSetProgramReleaseCallback = gac_SetProgramReleaseCallback;
+  dispatch.clSetProgramSpecializationConstant = gac_SetProgramSpecializationConstant;
   dispatch.clCreateProgramWithSource = gac_CreateProgramWithSource;
   dispatch.clCreateProgramWithBinary = gac_CreateProgramWithBinary;
   dispatch.clCreateKernel = gac_CreateKernel;

@@ -29,6 +29,10 @@ cl_program CL_API_CALL gac_CreateProgramWithBinary(cl_context, cl_uint, const cl
 /* A program the driver made: any record the layer kept at its address is stale. */
 cl_program gac_program_created(cl_program program);
 cl_int CL_API_CALL gac_RetainProgram(cl_program);
+/* Entries that take a program: a wrapper (source_programs.c) is answered
+ * here, as the loader's entry for it would come back to the layer's table. */
+cl_int CL_API_CALL gac_SetProgramReleaseCallback(cl_program, void(CL_CALLBACK *)(cl_program, void *), void *);
+cl_int CL_API_CALL gac_SetProgramSpecializationConstant(cl_program, cl_uint, size_t, const void *);
 cl_kernel CL_API_CALL gac_CreateKernel(cl_program, const char *, cl_int *);
 cl_int CL_API_CALL gac_CreateKernelsInProgram(cl_program, cl_uint, cl_kernel *, cl_uint *);
 cl_int CL_API_CALL gac_GetKernelInfo(cl_kernel, cl_kernel_info, size_t, void *, size_t *);
@@ -49,6 +53,7 @@ gac_source_program *gac_source_of_inner(cl_program inner);
 cl_program gac_source_inner(gac_source_program *w); /* NULL until built */
 cl_int gac_source_retain(gac_source_program *w);
 cl_int gac_source_release(gac_source_program *w);
+cl_int gac_source_set_release_callback(gac_source_program *w, void(CL_CALLBACK *)(cl_program, void *), void *);
 cl_int CL_API_CALL gac_ReleaseKernel(cl_kernel);
 cl_int gac_source_build(gac_source_program *w, cl_uint, const cl_device_id *, const char *,
                         void(CL_CALLBACK *)(cl_program, void *), void *);

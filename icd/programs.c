@@ -255,6 +255,26 @@ cl_int CL_API_CALL gac_ReleaseProgram(cl_program program) {
   return err;
 }
 
+cl_int CL_API_CALL gac_SetProgramReleaseCallback(cl_program program, void(CL_CALLBACK *notify)(cl_program, void *),
+                                                 void *user_data) {
+  gac_source_program *w = gac_source_find(program);
+  if (w)
+    return gac_source_set_release_callback(w, notify, user_data);
+  return gac_next->clSetProgramReleaseCallback ? gac_next->clSetProgramReleaseCallback(program, notify, user_data)
+                                               : CL_INVALID_OPERATION;
+}
+
+/* An OpenCL C program has no specialization constants (OpenCL's rule: only
+ * a program made from IL does). */
+cl_int CL_API_CALL gac_SetProgramSpecializationConstant(cl_program program, cl_uint id, size_t size,
+                                                        const void *value) {
+  if (gac_source_find(program))
+    return CL_INVALID_PROGRAM;
+  return gac_next->clSetProgramSpecializationConstant
+             ? gac_next->clSetProgramSpecializationConstant(program, id, size, value)
+             : CL_INVALID_OPERATION;
+}
+
 cl_int CL_API_CALL gac_RetainProgram(cl_program program) {
   gac_source_program *w = gac_source_find(program);
   return w ? gac_source_retain(w) : gac_next->clRetainProgram(program);

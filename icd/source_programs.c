@@ -24,6 +24,14 @@
 #include "layer.h"
 
 
+/* clSetProgramReleaseCallback's functions, newest first: OpenCL calls them
+ * in that order when the program goes. */
+typedef struct release_callback {
+  struct release_callback *next;
+  void(CL_CALLBACK *notify)(cl_program, void *);
+  void *user_data;
+} release_callback;
+
 struct gac_source_program {
   const cl_icd_dispatch *dispatch; /* first, as in every ICD object */
   struct gac_source_program *next;
@@ -35,6 +43,7 @@ struct gac_source_program {
   bool failed;
   void *compiled;     /* SPIR-V from clCompileProgram, for clLinkProgram */
   size_t compiled_size;
+  release_callback *callbacks;
 };
 
 static gac_source_program *wrappers;
@@ -126,8 +135,16 @@ cl_int gac_source_retain(gac_source_program *w) {
   return CL_SUCCESS;
 }
 
-/* A wrapper out of the list: its references on the driver's objects go too. */
-static void destroy(gac_source_program *w) {
+/* A wrapper out of the list: its references on the driver's objects go
+ * too; notify: the program goes as the host released it (not at
+ * clDeinitLayer), so its release callbacks run first. */
+static void destroy(gac_source_program *w, bool notify) {
+  for (release_callback *c = w->callbacks, *next; c; c = next) {
+    next = c->next;
+    if (notify)
+      c->notify((cl_program)w, c->user_data);
+    free(c);
+  }
   if (w->inner)
     gac_next->clReleaseProgram(w->inner);
   gac_next->clReleaseContext(w->context);
@@ -167,7 +184,7 @@ static void drop_released(gac_source_program *only) {
   pthread_mutex_unlock(&lock);
   while (dead) {
     gac_source_program *next = dead->next;
-    destroy(dead);
+    destroy(dead, true);
     dead = next;
   }
 }
@@ -181,6 +198,19 @@ cl_int gac_source_release(gac_source_program *w) {
   if (released)
     return CL_INVALID_PROGRAM;
   drop_released(w);
+  return CL_SUCCESS;
+}
+
+cl_int gac_source_set_release_callback(gac_source_program *w, void(CL_CALLBACK *notify)(cl_program, void *),
+                                       void *user_data) {
+  release_callback *c = notify ? malloc(sizeof *c) : NULL;
+  if (!c)
+    return notify ? CL_OUT_OF_HOST_MEMORY : CL_INVALID_VALUE;
+  c->notify = notify, c->user_data = user_data;
+  pthread_mutex_lock(&lock);
+  c->next = w->callbacks;
+  w->callbacks = c;
+  pthread_mutex_unlock(&lock);
   return CL_SUCCESS;
 }
 
@@ -200,7 +230,7 @@ void gac_layer_release_source_programs(void) {
   pthread_mutex_unlock(&lock);
   while (w) {
     gac_source_program *next = w->next;
-    destroy(w);
+    destroy(w, false);
     w = next;
   }
 }

@@ -4,6 +4,7 @@
  * raised), a module that breaks one of the set's rules, and copies.cl itself. */
 #define _POSIX_C_SOURCE 200809L
 #define CL_TARGET_OPENCL_VERSION 300
+#define CL_USE_DEPRECATED_OPENCL_2_2_APIS /* clSetProgramReleaseCallback */
 #include <CL/cl.h>
 #include <CL/cl_ext.h>
 #include <stdbool.h>
@@ -970,6 +971,38 @@ static void test_unpipelined_warning(void) {
   }
 }
 
+/* Entries the layer once left to the loader for its OpenCL C programs: the
+ * loader's entry came back to the layer's table, and the call never
+ * returned. A release callback runs when the program goes, with its handle. */
+static cl_program released_program;
+static int release_calls;
+static void CL_CALLBACK on_release(cl_program p, void *data) {
+  released_program = p;
+  release_calls += *(int *)data;
+}
+
+static void test_program_entries(void) {
+  const char *src = "kernel void k(global int *out, local int *tile) {\n"
+                    "  event_t e = async_work_group_copy_2D2D(tile, 0, out, 0, sizeof(int), 1, 1, 1, 1, 0);\n"
+                    "  wait_group_events(1, &e);\n"
+                    "}\n";
+  cl_int err, one = 1, value = 0;
+  cl_program p = clCreateProgramWithSource(context, 1, &src, NULL, &err);
+  err = err ? err : clBuildProgram(p, 1, &device, "", NULL, NULL);
+  report("an OpenCL C program with a 2D copy builds", err == CL_SUCCESS, "build failed");
+  cl_int set = clSetProgramReleaseCallback(p, on_release, &one);
+  cl_int spec = clSetProgramSpecializationConstant(p, 0, sizeof value, &value);
+  clReleaseProgram(p);
+  char why[160];
+  snprintf(why, sizeof why, "set %d, %d call(s), handle %s", set, release_calls,
+           released_program == p ? "the program's" : "another");
+  report("clSetProgramReleaseCallback on it: called once at the release, with the program", set == CL_SUCCESS &&
+         release_calls == 1 && released_program == p, why);
+  snprintf(why, sizeof why, "error %d", spec);
+  report("clSetProgramSpecializationConstant on it: CL_INVALID_PROGRAM (not made from IL)",
+         spec == CL_INVALID_PROGRAM, why);
+}
+
 static void test_limits(void) {
   setenv("GAC_LAYER_LOCAL_MEM_SIZE", "65536", 1);
   setenv("GAC_LAYER_MAX_WORK_GROUP_SIZE", "256", 1);
@@ -1019,6 +1052,7 @@ int main(int argc, char **argv) {
   test_polyfills();
   test_unpipelined_warning();
   test_limits();
+  test_program_entries();
   clReleaseCommandQueue(queue);
   clReleaseContext(context);
   printf("%u passed, %u failed\n", passed, failed);
