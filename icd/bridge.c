@@ -26,6 +26,7 @@
 #include "gac/ptx.h"
 #include "gac/validate.h"
 #include "layer.h"
+#include "layer_log.h"
 
 /* ---- cache ---- */
 
@@ -216,6 +217,7 @@ bool gac_bridge_il(const void *il, size_t size, const gac_layer_target *t, unsig
   bool cached = gac_layer_cache_key(salt, il, size, key, sizeof key);
   snprintf(warnings_path, sizeof warnings_path, "%s.warnings", key);
   if (cached && gac_layer_cache_lookup(key, ".spv", ".bc", il, size, bc, bc_size)) {
+    gac_layer_log("a module of %zu bytes (%s): from the layer's cache, %s.bc", size, lower_arg, key);
     size_t n;
     *warnings = gac_read_file(warnings_path, &n); /* an entry with warnings has them beside it */
     return true;
@@ -269,6 +271,8 @@ bool gac_bridge_il(const void *il, size_t size, const gac_layer_target *t, unsig
   }
   if (ok)
     *warnings = warnings_text(&d);
+  gac_layer_log("a module of %zu bytes (%s): %s%s", size, lower_arg, ok ? "bridged" : "failed",
+                ok && *warnings ? ", with warnings" : "");
   /* The warnings before the entry: an entry never lacks its warnings. */
   if (ok && cached && (!*warnings || gac_write_file(warnings_path, *warnings, strlen(*warnings))))
     gac_layer_cache_store(key, ".spv", ".bc", il, size, *bc, *bc_size);

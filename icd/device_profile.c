@@ -15,6 +15,7 @@
  * which is what the pocl-cpu profile was measured on (bench/pocl); a GPU or
  * accelerator runs them side by side (the gpu profile). A CPU device of
  * another driver is taken to be like PoCL's. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -73,4 +74,19 @@ gac_layer_target gac_device_target(cl_device_id device) {
   t.sm = major >= 9 ? 90 : major == 8 ? 80 : 0;
   t.compute_capability = major * 10 + minor;
   return t;
+}
+
+void gac_layer_target_text(const gac_layer_target *t, char *out, size_t len) {
+  const char *units = t->one_unit_loop ? ", units=one" : "";
+  if (t->kind == GAC_LAYER_PTX && !t->sm)
+    snprintf(out, len, "no PTX for an NVIDIA GPU of compute capability %u.%u (gac's PTX path needs 8.0, cp.async)",
+             t->compute_capability / 10, t->compute_capability % 10);
+  else if (t->kind == GAC_LAYER_PTX)
+    snprintf(out, len, "PTX for sm_%u (an NVIDIA GPU of compute capability %u.%u)", t->sm,
+             t->compute_capability / 10, t->compute_capability % 10);
+  else if (t->kind == GAC_LAYER_SPIRV)
+    snprintf(out, len, "lowered SPIR-V (the driver takes SPIR-V), copies for the %s profile%s", t->profile, units);
+  else
+    snprintf(out, len, "SPIR 1.2 bitcode (the driver takes no SPIR-V), copies for the %s profile%s", t->profile,
+             units);
 }

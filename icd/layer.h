@@ -26,6 +26,9 @@ cl_int CL_API_CALL gac_GetProgramBuildInfo(cl_program, cl_device_id, cl_program_
 cl_int CL_API_CALL gac_ReleaseProgram(cl_program);
 cl_program CL_API_CALL gac_CreateProgramWithBinary(cl_context, cl_uint, const cl_device_id *, const size_t *,
                                                    const unsigned char **, cl_int *, cl_int *);
+/* The driver's build log of program, after prefix (a line of the layer's). */
+cl_int gac_prefixed_build_log(cl_program program, cl_device_id device, const char *prefix, size_t size, void *value,
+                              size_t *size_ret);
 /* A program the driver made: any record the layer kept at its address is stale. */
 cl_program gac_program_created(cl_program program);
 cl_int CL_API_CALL gac_RetainProgram(cl_program);
@@ -80,6 +83,8 @@ gac_layer_target gac_device_target(cl_device_id device);
 /* "pocl-cpu" or "gpu", the profile strategy=auto lowers copies for on
  * `device` (from its CL_DEVICE_TYPE). */
 const char *gac_device_profile(cl_device_id device);
+/* What t builds, in words, for the layer's log and build logs. */
+void gac_layer_target_text(const gac_layer_target *t, char *out, size_t len);
 
 /* bridge.c: SPIR-V -> validated, lowered SPIR-V -> what target t builds:
  * SPIR 1.2 bitcode or the lowered SPIR-V for PoCL, or PTX (with its NUL)

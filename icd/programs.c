@@ -6,13 +6,14 @@
  * bridged, the build log that clBuildProgram then reports. Such a failed
  * program is a PoCL program made from empty source, so every other query on
  * it still works. */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* asprintf */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "layer.h"
+#include "layer_log.h"
 
 typedef struct il_program {
   struct il_program *next;
@@ -114,6 +115,8 @@ cl_program CL_API_CALL gac_CreateProgramWithIL(cl_context context, const void *i
     /* One binary for every device of the context: built for the first one. */
     gac_layer_target target = gac_device_target(num_devices ? devices[0] : NULL);
     entry->kind = target.kind;
+    char what[160];
+    gac_layer_target_text(&target, what, sizeof what);
     if (gac_bridge_il(il, length, &target, &bc, &bc_size, &entry->failure_log, &entry->warnings)) {
       if (target.kind == GAC_LAYER_SPIRV) {
         program = gac_next->clCreateProgramWithIL(context, bc, bc_size, &err);
@@ -126,7 +129,21 @@ cl_program CL_API_CALL gac_CreateProgramWithIL(cl_context context, const void *i
         free(bins);
         free(sizes);
       }
+      if (program) {
+        gac_layer_log("SPIR-V program %p: %s: the driver's program made from it", (void *)program, what);
+      } else if (err != CL_INVALID_CONTEXT && err != CL_OUT_OF_HOST_MEMORY && err != CL_OUT_OF_RESOURCES) {
+        /* The driver refused what gac made: a program whose build fails
+         * with a log that says so, rather than no program and no reason. */
+        static const char *empty = "";
+        if (asprintf(&entry->failure_log, "gac layer: the driver refused %s (error %d)\n", what, err) < 0)
+          entry->failure_log = NULL;
+        gac_layer_log("SPIR-V program: %s: the driver refused it (error %d)", what, err);
+        program = gac_next->clCreateProgramWithSource(context, 1, &empty, NULL, &err);
+      }
     } else {
+      char line[300];
+      gac_layer_log("SPIR-V program: %s: not built: %s", what,
+                    gac_layer_first_line(entry->failure_log, line, sizeof line));
       static const char *empty = "";
       if (!entry->failure_log)
         entry->failure_log = strdup("gac layer: the SPIR-V module could not be prepared for the device");
@@ -157,6 +174,24 @@ cl_program CL_API_CALL gac_CreateProgramWithIL(cl_context context, const void *i
   return program;
 }
 
+/* The driver could not build what gac made of a program's SPIR-V: its
+ * build log starts with a line that says so, then the driver's. */
+static void note_driver_failure(cl_program program) {
+  il_program *p = find(program);
+  if (p) {
+    static const char *const made[] = {"SPIR 1.2 bitcode", "lowered SPIR-V", "PTX"};
+    char *note = NULL;
+    if (asprintf(&note, "%sgac layer: the driver could not build the %s gac made of this program's SPIR-V; "
+                 "its log follows.\n", p->warnings ? p->warnings : "", made[p->kind]) >= 0) {
+      free(p->warnings);
+      p->warnings = note;
+    }
+    gac_layer_log("SPIR-V program %p: the driver could not build the %s gac made of it", (void *)program,
+                  made[p->kind]);
+  }
+  done();
+}
+
 cl_int CL_API_CALL gac_BuildProgram(cl_program program, cl_uint num_devices, const cl_device_id *device_list,
                                     const char *options, void(CL_CALLBACK *notify)(cl_program, void *),
                                     void *user_data) {
@@ -174,8 +209,12 @@ cl_int CL_API_CALL gac_BuildProgram(cl_program program, cl_uint num_devices, con
     return CL_BUILD_PROGRAM_FAILURE;
   }
   /* PTX is the driver's own binary, SPIR-V its own IL: the options go as they are. */
-  if (!spir)
-    return gac_next->clBuildProgram(program, num_devices, device_list, options, notify, user_data);
+  if (!spir) {
+    cl_int err = gac_next->clBuildProgram(program, num_devices, device_list, options, notify, user_data);
+    if (err == CL_BUILD_PROGRAM_FAILURE)
+      note_driver_failure(program);
+    return err;
+  }
   /* The bitcode is SPIR 1.2: PoCL needs to be told, whatever else was asked. */
   size_t n = (options ? strlen(options) : 0) + sizeof spir_options + 2;
   char *all = malloc(n);
@@ -184,6 +223,8 @@ cl_int CL_API_CALL gac_BuildProgram(cl_program program, cl_uint num_devices, con
   snprintf(all, n, "%s%s%s", options ? options : "", options && *options ? " " : "", spir_options);
   cl_int err = gac_next->clBuildProgram(program, num_devices, device_list, all, notify, user_data);
   free(all);
+  if (err == CL_BUILD_PROGRAM_FAILURE)
+    note_driver_failure(program);
   return err;
 }
 
@@ -220,21 +261,30 @@ cl_int CL_API_CALL gac_GetProgramBuildInfo(cl_program program, cl_device_id devi
     answered = true;
   } else if (p && p->warnings && param == CL_PROGRAM_BUILD_LOG) {
     /* gac's warnings, then the driver's own log. */
-    size_t n = 0;
-    gac_next->clGetProgramBuildInfo(program, device, param, 0, NULL, &n);
-    size_t ours_len = strlen(p->warnings);
-    char *text = calloc(1, ours_len + n + 1);
-    if (text) {
-      memcpy(text, p->warnings, ours_len);
-      if (n)
-        gac_next->clGetProgramBuildInfo(program, device, param, n, text + ours_len, NULL);
-      err = gac_answer(text, strlen(text) + 1, size, value, size_ret);
-      free(text);
-      answered = true;
-    }
+    char *prefix = strdup(p->warnings);
+    done();
+    err = prefix ? gac_prefixed_build_log(program, device, prefix, size, value, size_ret) : CL_OUT_OF_HOST_MEMORY;
+    free(prefix);
+    return err;
   }
   done();
   return answered ? err : gac_next->clGetProgramBuildInfo(program, device, param, size, value, size_ret);
+}
+
+cl_int gac_prefixed_build_log(cl_program program, cl_device_id device, const char *prefix, size_t size, void *value,
+                              size_t *size_ret) {
+  size_t n = 0;
+  gac_next->clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, NULL, &n);
+  size_t ours_len = strlen(prefix);
+  char *text = calloc(1, ours_len + n + 1);
+  if (!text)
+    return CL_OUT_OF_HOST_MEMORY;
+  memcpy(text, prefix, ours_len);
+  if (n)
+    gac_next->clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, n, text + ours_len, NULL);
+  cl_int err = gac_answer(text, strlen(text) + 1, size, value, size_ret);
+  free(text);
+  return err;
 }
 
 cl_int CL_API_CALL gac_ReleaseProgram(cl_program program) {

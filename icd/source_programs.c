@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "layer.h"
+#include "layer_log.h"
 
 
 /* clSetProgramReleaseCallback's functions, newest first: OpenCL calls them
@@ -41,6 +42,7 @@ struct gac_source_program {
   cl_program inner;   /* PoCL's program, once built */
   char *log;          /* the front end's log of the last build */
   bool failed;
+  bool driver_built;  /* it calls no builtin of gac's: the driver's compiler built it */
   void *compiled;     /* SPIR-V from clCompileProgram, for clLinkProgram */
   size_t compiled_size;
   release_callback *callbacks;
@@ -74,10 +76,14 @@ cl_program gac_source_inner(gac_source_program *w) { return w->inner; }
  * (cl_khr_async_work_group_copy_fence contains its builtin's name): the
  * device reports both extensions, so their macros must be defined whoever
  * compiles the program. */
-static bool uses_builtins(const char *s) {
-  return strstr(s, "async_work_group_copy_2D2D") || strstr(s, "async_work_group_copy_3D3D") ||
-         strstr(s, "async_work_group_copy_fence") || strstr(s, "cl_khr_extended_async_copies") ||
-         strstr(s, "gac_async_") || strstr(s, "gac_pipeline_");
+static const char *named_builtin(const char *s) {
+  static const char *const names[] = {"async_work_group_copy_2D2D",  "async_work_group_copy_3D3D",
+                                      "async_work_group_copy_fence", "cl_khr_extended_async_copies",
+                                      "gac_async_",                  "gac_pipeline_"};
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+    if (strstr(s, names[i]))
+      return names[i];
+  return NULL;
 }
 
 cl_program CL_API_CALL gac_CreateProgramWithSource(cl_context context, cl_uint count, const char **strings,
@@ -103,9 +109,13 @@ cl_program CL_API_CALL gac_CreateProgramWithSource(cl_context context, cl_uint c
     at += n;
   }
   source[at] = '\0';
-  if (!uses_builtins(source)) {
+  const char *named = named_builtin(source);
+  if (!named) {
     free(source);
-    return gac_program_created(gac_next->clCreateProgramWithSource(context, count, strings, lengths, errcode_ret));
+    cl_program p = gac_program_created(gac_next->clCreateProgramWithSource(context, count, strings, lengths, errcode_ret));
+    gac_layer_log("OpenCL C program %p: names none of gac's builtins or the extensions' macros: the driver's, untouched",
+                  (void *)p);
+    return p;
   }
   cl_int err = gac_next->clRetainContext(context); /* also checks the context */
   gac_source_program *w = err == CL_SUCCESS ? calloc(1, sizeof *w) : NULL;
@@ -123,6 +133,7 @@ cl_program CL_API_CALL gac_CreateProgramWithSource(cl_context context, cl_uint c
   w->next = wrappers;
   wrappers = w;
   pthread_mutex_unlock(&lock);
+  gac_layer_log("OpenCL C program %p: names %s: the layer's (its build decides who compiles it)", (void *)w, named);
   if (errcode_ret)
     *errcode_ret = CL_SUCCESS;
   return (cl_program)w;
@@ -604,12 +615,22 @@ cl_int gac_source_build(gac_source_program *w, cl_uint num_devices, const cl_dev
   w->log = NULL;
   front_end_result front;
   w->failed = !front_end(w, device, options, &front);
-  if (!w->failed && !front.ours) {
+  w->driver_built = !w->failed && !front.ours;
+  if (w->driver_built) {
     free(front.log);
+    gac_layer_log("OpenCL C program %p: calls none of gac's builtins once preprocessed: the driver's compiler "
+                  "builds it", (void *)w);
     cl_program inner = build_with_driver(w, num_devices, devices, device, options);
     w->failed = inner == NULL;
     return finish_build(w, inner, notify, user_data);
   }
+  char line[300];
+  if (w->failed)
+    gac_layer_log("OpenCL C program %p: the front end failed: %s", (void *)w,
+                  gac_layer_first_line(front.log, line, sizeof line));
+  else
+    gac_layer_log("OpenCL C program %p: calls gac's builtins: compiled by clang-15 with gac's header, then built as "
+                  "its SPIR-V", (void *)w);
   void *spv = front.spv;
   size_t spv_size = front.spv_size;
   char *front_log = front.log, *bridge_log = NULL;
@@ -641,12 +662,18 @@ cl_int gac_source_build(gac_source_program *w, cl_uint num_devices, const cl_dev
   return finish_build(w, inner, notify, user_data);
 }
 
+static const char driver_built_note[] =
+    "gac layer: the program calls none of gac's builtins once preprocessed (each it names is its own or unused): "
+    "the driver's compiler built it as written.\n";
+
 cl_int gac_source_build_info(gac_source_program *w, cl_device_id device, cl_program_build_info param, size_t size,
                              void *value, size_t *size_ret) {
   if (param == CL_PROGRAM_BUILD_LOG && (w->failed || !w->inner)) {
     const char *log = w->log ? w->log : "";
     return gac_answer(log, strlen(log) + 1, size, value, size_ret);
   }
+  if (param == CL_PROGRAM_BUILD_LOG && w->driver_built) /* the layer's line, then the driver's log */
+    return gac_prefixed_build_log(w->inner, device, driver_built_note, size, value, size_ret);
   if (param == CL_PROGRAM_BUILD_STATUS && (w->failed || !w->inner)) {
     cl_build_status status = w->failed ? CL_BUILD_ERROR : CL_BUILD_NONE;
     return gac_answer(&status, sizeof status, size, value, size_ret);

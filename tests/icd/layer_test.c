@@ -1003,6 +1003,46 @@ static void test_program_entries(void) {
          spec == CL_INVALID_PROGRAM, why);
 }
 
+/* A program that only names a builtin (in a comment) is the driver's to
+ * build, and its log says so first; with GAC_LAYER_LOG=PATH (as CTest runs
+ * this) every decision above is a line there. */
+static void test_decisions(void) {
+  const char *src = "/* async_work_group_copy_2D2D is not called here */\n"
+                    "kernel void plain(global int *out) { out[get_global_id(0)] = 1; }\n";
+  cl_int err;
+  cl_program p = clCreateProgramWithSource(context, 1, &src, NULL, &err);
+  err = err ? err : clBuildProgram(p, 1, &device, "", NULL, NULL);
+  char *log = err ? NULL : build_log(p);
+  static const char note[] = "gac layer: the program calls none of gac's builtins once preprocessed";
+  report("a program that only names a builtin: the driver builds it, its log says so first",
+         log && strncmp(log, note, sizeof note - 1) == 0, log ? log : "build failed");
+  free(log);
+  if (p)
+    clReleaseProgram(p);
+  const char *path = getenv("GAC_LAYER_LOG");
+  if (!path || !*path || strcmp(path, "1") == 0 || strcmp(path, "stderr") == 0)
+    return;
+  size_t size;
+  char *text = read_all(path, &size);
+  if (text)
+    text[size] = '\0';
+  static const char *const lines[] = {
+      "names none of gac's builtins or the extensions' macros: the driver's, untouched",
+      "names async_work_group_copy_2D2D: the layer's",
+      "calls none of gac's builtins once preprocessed: the driver's compiler builds it",
+      "calls gac's builtins: compiled by clang-15 with gac's header",
+      "SPIR 1.2 bitcode (the driver takes no SPIR-V), copies for the pocl-cpu profile: the driver's program made",
+      "): bridged",
+      "not built: gac layer:",
+  };
+  for (size_t i = 0; i < sizeof lines / sizeof *lines; i++) {
+    char name[200];
+    snprintf(name, sizeof name, "GAC_LAYER_LOG has \"%s\"", lines[i]);
+    report(name, text && strstr(text, lines[i]), "missing");
+  }
+  free(text);
+}
+
 static void test_limits(void) {
   setenv("GAC_LAYER_LOCAL_MEM_SIZE", "65536", 1);
   setenv("GAC_LAYER_MAX_WORK_GROUP_SIZE", "256", 1);
@@ -1028,6 +1068,10 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: layer_test <module with copies.spv> <invalid module.spv> <copies.cl> <broken library.bc>\n");
     return 2;
   }
+  /* The decision log starts empty (the layer opens it at its first line). */
+  const char *log_path = getenv("GAC_LAYER_LOG");
+  if (log_path && *log_path == '/')
+    unlink(log_path);
   cl_int err = clGetPlatformIDs(1, &platform, NULL);
   err = err ? err : clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, NULL);
   context = err ? NULL : clCreateContext(NULL, 1, &device, NULL, NULL, &err);
@@ -1053,6 +1097,7 @@ int main(int argc, char **argv) {
   test_unpipelined_warning();
   test_limits();
   test_program_entries();
+  test_decisions();
   clReleaseCommandQueue(queue);
   clReleaseContext(context);
   printf("%u passed, %u failed\n", passed, failed);
