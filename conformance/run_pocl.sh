@@ -22,6 +22,13 @@ icd=$(cat /etc/OpenCL/vendors/pocl.icd 2> /dev/null || true)
 [ -n "$icd" ] || { echo "run_pocl.sh: no /etc/OpenCL/vendors/pocl.icd" >&2; exit 1; }
 echo "$icd" > "$vendors/pocl.icd"
 export OCL_ICD_VENDORS=$vendors
+# The staged llvm-spirv-15 for the layer, its libraries for it alone.
+if [ -x "$stage/tools/bin/llvm-spirv-15" ]; then
+  mkdir -p "$out/wrap"
+  printf '#!/bin/sh\nLD_LIBRARY_PATH=%s exec %s "$@"\n' "$stage/tools/lib" "$stage/tools/bin/llvm-spirv-15" > "$out/wrap/llvm-spirv-15"
+  chmod +x "$out/wrap/llvm-spirv-15"
+  export PATH=$out/wrap:$PATH
+fi
 status=0
 # The system ICD loader (ocl-icd, which takes layers), not a CUDA libOpenCL.so.1
 # the linker cache may list first (which takes none).

@@ -6,8 +6,9 @@
 #   DEST/kernels   the conformance suite's modules: per program and strategy
 #                  the SPIR 1.2 bitcode and the lowered SPIR-V it came from,
 #                  and the raised module (for the layer)
-#   DEST/lib       libgac-layer.so (PoCL 5 and later take SPIR-V: the layer
-#                  needs no llvm-spirv-15 there)
+#   DEST/lib       libgac-layer.so
+#   DEST/tools     llvm-spirv-15 with its libraries (the layer's bitcode
+#                  route, for a PoCL that takes no SPIR-V, as Ubuntu's 5.0)
 #   DEST/sgemm     bench/cuda/sgemm_fast.cl as gac-cc writes it (raised, its
 #                  pipeline annotations kept), for gac-sgemm-il
 #   DEST/random    with SEED: BATCHES batches of PER_BATCH (default 100)
@@ -36,6 +37,9 @@ if [ -n "${GAC_LOWER_OPTIONS:-}" ]; then
     "$root" "$build"
 fi
 cp "$build/icd/libgac-layer.so" "$dest/lib/"
+mkdir -p "$dest/tools/bin" "$dest/tools/lib"
+cp -L /usr/bin/llvm-spirv-15 "$dest/tools/bin/"
+for l in libLLVM-15.so.1 libLLVMSPIRVLib.so.15 libz3.so.4; do cp -L "/usr/lib/x86_64-linux-gnu/$l" "$dest/tools/lib/"; done
 "$build/tools/gac-cc" "$root/bench/cuda/sgemm_fast.cl" -o "$dest/sgemm/sgemm_fast.raised.spv"
 [ $# -ge 4 ] || exit 0
 seed=$3 batches=$4 per=${5:-100}
