@@ -210,10 +210,11 @@ static char *warnings_text(const gac_diag *d) {
 
 bool gac_bridge_il(const void *il, size_t size, const gac_layer_target *t, unsigned char **bc, size_t *bc_size,
                    char **log, char **warnings) {
-  char lower_arg[96], salt[112], key[1024] = "", warnings_path[1100]; /* key stays empty when caching is off */
+  char lower_arg[96], salt[128], key[1024] = "", warnings_path[1100]; /* key stays empty when caching is off */
   *warnings = NULL;
   target_key(t, lower_arg, sizeof lower_arg);
-  snprintf(salt, sizeof salt, "%s%s", lower_arg, t->kind == GAC_LAYER_SPIRV ? " spirv" : "");
+  snprintf(salt, sizeof salt, "%s%s%s", lower_arg, t->kind == GAC_LAYER_SPIRV ? " spirv" : "",
+           t->loops_as_written ? " as-written" : "");
   bool cached = gac_layer_cache_key(salt, il, size, key, sizeof key);
   snprintf(warnings_path, sizeof warnings_path, "%s.warnings", key);
   if (cached && gac_layer_cache_lookup(key, ".spv", ".bc", il, size, bc, bc_size)) {
@@ -237,8 +238,9 @@ bool gac_bridge_il(const void *il, size_t size, const gac_layer_target *t, unsig
   /* OpenCL C 2.0/3.0 hands builtins generic pointers PoCL 3.1 has no overloads for. */
   else if (!gac_run_pass(m, "specialize-generic-pointers", NULL, &d) ||
            !gac_run_pass(m, "raise-async-copies", NULL, &d) ||
-           /* PTX asks for the body's wide version (docs/PTX.md). */
-           !gac_run_pass(m, "pipeline-loops", opencl ? NULL : "wide-copies", &d) ||
+           /* PTX asks for the body's wide version (docs/PTX.md); the lowering
+            * runs loops the pipeliner did not see as written. */
+           (!t->loops_as_written && !gac_run_pass(m, "pipeline-loops", opencl ? NULL : "wide-copies", &d)) ||
            (opencl && !gac_run_pass(m, "lower-async-copies", lower_arg, &d)))
     *log = diag_text(&d, "gac layer: lowering failed:");
   else if (!gac_validate(m, &vopts, &d))
