@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# gac's layer stacked with other OpenCL layers (docs/LAYER.md, "Stacking").
+# gac's layer stacked with other OpenCL layers (docs/LAYER.md, "Stacked with
+# other layers").
 #
 #   scripts/stack-layers.sh OPENCL_LAYERS_CHECKOUT INTERCEPT_CHECKOUT HEADERS_CHECKOUT [ICD_LOADER_CHECKOUT]
 #
@@ -19,9 +20,9 @@
 # each stack: from SPIR-V (--il) and OpenCL C (--source) through gac
 # (GAC_LAYER, default $GAC_BUILD/icd/libgac-layer.so), and, as its baseline,
 # the same runner under the same stack without gac (its programs as gac's
-# bitcode). Both loaders list OPENCL_LAYERS
-# left to right and wrap each new layer around the ones before: the last
-# listed is nearest the application, the first nearest the driver.
+# bitcode). Both loaders read OPENCL_LAYERS left to right and wrap each
+# layer around the ones before: the last listed is nearest the application,
+# the first nearest the driver.
 #
 # With GAC_STACK_CTS=DIR (a CTS build with test_basic, scripts/cts.sh build)
 # also runs the CTS's async copy subtests (GAC_STACK_CTS_TESTS, default the
@@ -32,7 +33,8 @@
 #
 # Prints markdown tables: what loads, and per run the result and the
 # validation layers' messages (pointers as PTR) with the ones the baseline
-# does not have. GAC_STACK_STACKS picks stacks (see below). The exit status is 1 if a run fails or has such a message.
+# does not have. GAC_STACK_STACKS picks stacks (see below). The exit status
+# is 1 if a run fails or has such a message.
 # Needs no network. CI does not run this: it needs the external checkouts.
 set -euo pipefail
 [ $# -ge 3 ] || { echo "usage: stack-layers.sh OPENCL_LAYERS_CHECKOUT INTERCEPT_CHECKOUT HEADERS_CHECKOUT [ICD_LOADER_CHECKOUT]" >&2; exit 2; }
@@ -52,7 +54,7 @@ mkdir -p "$work"
 
 # ---- builds ----
 
-cmake_build() { # name source log targets... (configure args in $cfg)
+cmake_build() { # name source targets... (configure arguments in $cfg)
   local name=$1 src=$2; shift 2
   local start=$SECONDS
   if ! { cmake -S "$src" -B "$work/$name" -G Ninja -DCMAKE_BUILD_TYPE=Release "${cfg[@]}" &&
@@ -86,10 +88,11 @@ printf '%s\n' "object_lifetime.log_sink = stderr" "param_verification.log_sink =
   "param_verification.transparent = yes" > "$settings"
 export OPENCL_LAYERS_SETTINGS_PATH=$settings
 
-# Loader setups: "name|environment" (the Khronos loader loads layers with
-# only clInitLayer, Khronos's own among them, in its legacy mode alone).
-loaders=("ocl-icd|")
-[ -z "$loader_src" ] || loaders+=("khronos|LD_LIBRARY_PATH=$work/icd-loader OCL_ICD_FORCE_LEGACY_TERMINATION=1")
+# Loader setups: "name|library|environment" (the Khronos loader loads layers
+# with only clInitLayer, Khronos's own among them, in its legacy mode alone).
+loaders=("ocl-icd|$system_loader|")
+[ -z "$loader_src" ] ||
+  loaders+=("khronos|$work/icd-loader/libOpenCL.so.1|LD_LIBRARY_PATH=$work/icd-loader OCL_ICD_FORCE_LEGACY_TERMINATION=1")
 layers_for() { # loader -> folder of the validation layers it loads
   case $1 in ocl-icd) echo "$work/khr-layers-system/lib" ;; *) echo "$work/khr-layers/lib" ;; esac
 }
@@ -119,7 +122,7 @@ echo
 echo "| layer | built against | loader | loaded |"
 echo "|---|---|---|---|"
 for l in "${loaders[@]}"; do
-  name=${l%%|*} lenv=(${l#*|})
+  name=${l%%|*} lenv=(${l##*|})
   for built in khr-layers khr-layers-system; do
     for layer in CLObjectLifetimeLayer CLParamVerificationLayer; do
       out=$(env ${lenv[@]+"${lenv[@]}"} OPENCL_LAYERS="$work/$built/lib/lib$layer.so" "$work/probe" 2>&1 || true)
@@ -150,12 +153,12 @@ baseline_of() { # stack -> the same without gac
   local b=${1//G:/}; b=${b//:G/}; b=${b/+G/}; echo "${b//:/-}-bitcode"
 }
 
-run_suite() { # loader-env... -- stack mode dir
+run_suite() { # loader-environment... -- stack programs dir validation-layers loader-library
   local lenv=() ; while [ "$1" != -- ]; do lenv+=("$1"); shift; done; shift
-  local stack=$1 mode=$2 dir=$3 vlayers=$4
+  local stack=$1 mode=$2 dir=$3 vlayers=$4 loader_lib=$5
   local list="" preload=() part
   local spec=${stack#I+}; [ "$stack" = I ] && spec=""
-  case $stack in I|I+*) preload=(LD_PRELOAD="$intercept_lib" CLI_OpenCLFileName="${lenv_loader:-$system_loader}"
+  case $stack in I|I+*) preload=(LD_PRELOAD="$intercept_lib" CLI_OpenCLFileName="$loader_lib"
                                  CLI_ErrorLogging=1 CLI_LeakChecking=1 CLI_ReportToStderr=1) ;; esac
   for part in ${spec//:/ }; do
     case $part in
@@ -178,14 +181,13 @@ echo
 echo "| loader | OPENCL_LAYERS (first nearest the driver) | programs | result | messages (distinct) | not in the baseline |"
 echo "|---|---|---|---|---:|---|"
 for l in "${loaders[@]}"; do
-  name=${l%%|*} lenv=(${l#*|})
-  lenv_loader=""; [ "$name" = ocl-icd ] || lenv_loader=$work/icd-loader/libOpenCL.so.1
+  name=${l%%|*} lenv=(${l##*|}) loader_lib=${l#*|}; loader_lib=${loader_lib%%|*}
   vlayers=$(layers_for "$name")
   for stack in "${stacks[@]}"; do
     case $stack in *G*) modes=(il source) ;; *) modes=(bitcode) ;; esac
     for mode in "${modes[@]}"; do
       dir="$work/runs/$name/${stack//:/-}-$mode"
-      run_suite ${lenv[@]+"${lenv[@]}"} -- "$stack" "$mode" "$dir" "$vlayers"
+      run_suite ${lenv[@]+"${lenv[@]}"} -- "$stack" "$mode" "$dir" "$vlayers" "$loader_lib"
       result=$(grep -E '^[0-9]+ passed, [0-9]+ failed|^exit ' "$dir/out" | tr '\n' ' ')
       # The baseline: the same validation layers (and intercept), no gac.
       base="$work/runs/$name/$(baseline_of "$stack")"
