@@ -19,6 +19,10 @@
 #                 the CTS's spir-v mode (every kernel compiled offline by
 #                 gac-cc --raw, created with clCreateProgramWithIL);
 #                 GAC_LAYER_LOCAL_MEM_SIZE passes on
+#   cts-suite     whole CTS suites (GAC_CTS_SUITES, default basic: part 3's
+#                 test_basic) on NVIDIA's driver alone and through the layer
+#                 at once, a table per subtest (scripts/cts.sh suite, from the
+#                 checkout this script is in; GAC_CTS_TIMEOUT per subtest)
 #   bench DEV     the vendor benchmark (bench/vendor/vendor_bench.c) with
 #                 VENDOR_LAYER rows, twice: NVIDIA's and the layer's caches
 #                 cold, then warm (build times of both)
@@ -113,6 +117,13 @@ checks)
   timed "math through the layer, IL (gac's PTX)" "$out/math-il.txt" 'rows' \
     env GAC_MATH_IL="$part/il/math.spv" "$out/gac-math" "$conf/math" --known=f_rootn
   rm -f "$out/gac-corpus" "$out/gac-math"
+  ;;
+cts-suite)
+  mkdir -p "$out/cts-build/test_conformance/basic"
+  ln -sf "$t/bin/test_basic" "$out/cts-build/test_conformance/basic/test_basic"
+  env -u OPENCL_LAYERS GAC_LAYER="$t/lib/libgac-layer.so" GAC_CTS_BUILD="$out/cts-build" GAC_CTS_LOGS="$out/cts-logs" \
+    bash "$(dirname "$0")/../../scripts/cts.sh" suite ${GAC_CTS_SUITES:-basic} > "$out/cts-suite.txt" 2>&1 || status=1
+  tail -n 30 "$out/cts-suite.txt"
   ;;
 cts)
   # The Khronos CTS's async copy subtests (test_basic, built where gac was),
