@@ -82,8 +82,9 @@ gac_layer_target gac_device_target(cl_device_id device) {
 }
 
 void gac_layer_target_text(const gac_layer_target *t, char *out, size_t len) {
-  const char *units = t->one_unit_loop ? (t->loops_as_written ? ", units=one, loops as written" : ", units=one")
-                     : t->loops_as_written ? ", loops as written" : "";
+  char units[64];
+  snprintf(units, sizeof units, "%s%s", t->one_unit_loop ? ", units=one" : "",
+           t->loops_as_written ? ", loops as written" : "");
   if (t->kind == GAC_LAYER_PTX && !t->sm)
     snprintf(out, len, "no PTX for an NVIDIA GPU of compute capability %u.%u (gac's PTX path needs 8.0, cp.async)",
              t->compute_capability / 10, t->compute_capability % 10);

@@ -165,6 +165,15 @@ static void destroy(gac_source_program *w, bool notify) {
   free(w);
 }
 
+/* Destroys a list of wrappers already out of `wrappers`. */
+static void destroy_all(gac_source_program *list, bool notify) {
+  while (list) {
+    gac_source_program *next = list->next;
+    destroy(list, notify);
+    list = next;
+  }
+}
+
 /* A program goes when its last reference and its last kernel are gone, and
  * until then CL_KERNEL_PROGRAM names it: a wrapper the host released keeps
  * its place (refs 0) while the driver counts a reference on the inner
@@ -193,11 +202,7 @@ static void drop_released(gac_source_program *only) {
     dead = w;
   }
   pthread_mutex_unlock(&lock);
-  while (dead) {
-    gac_source_program *next = dead->next;
-    destroy(dead, true);
-    dead = next;
-  }
+  destroy_all(dead, true);
 }
 
 cl_int gac_source_release(gac_source_program *w) {
@@ -239,11 +244,7 @@ void gac_layer_release_source_programs(void) {
   gac_source_program *w = wrappers;
   wrappers = NULL;
   pthread_mutex_unlock(&lock);
-  while (w) {
-    gac_source_program *next = w->next;
-    destroy(w, false);
-    w = next;
-  }
+  destroy_all(w, false);
 }
 
 /* ---- the front end ---- */
