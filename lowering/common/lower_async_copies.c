@@ -133,10 +133,14 @@ static void move_unit(gac_lowering *L, gac_builder *b, const lower_copy_plan *p,
 /* Marks the loop lp (a body of one block, exit `done`) not to be unrolled:
  * an OpLoopMerge with DontUnroll, which llvm-spirv-15 passes on to LLVM as
  * llvm.loop.unroll.disable. */
-static void dont_unroll(gac_lowering *L, const gac_loop *lp, gac_block *done) {
+static void dont_unroll_at(gac_lowering *L, const gac_loop *lp, gac_block *done, gac_block *latch) {
   gac_builder h = gac_builder_before(L->m, lp->header->insts.last);
-  gac_build_ops(&h, SpvOpLoopMerge, 0, 0, GAC_ID(gac_block_label(done)), GAC_ID(gac_block_label(lp->body)),
+  gac_build_ops(&h, SpvOpLoopMerge, 0, 0, GAC_ID(gac_block_label(done)), GAC_ID(gac_block_label(latch)),
                 GAC_LIT(SpvLoopControlDontUnrollMask));
+}
+
+static void dont_unroll(gac_lowering *L, const gac_loop *lp, gac_block *done) {
+  dont_unroll_at(L, lp, done, lp->body);
 }
 
 /* Moves unit `index` (of `divisor` a line) of p's copy, at the end of b. */
@@ -189,8 +193,11 @@ void lower_cooperative_loop(gac_lowering *L, lower_copy_plan *p, gac_block *from
     return;
   if (T->unit_loop_end)
     join = T->unit_loop_end(L, p, width, join);
+  /* serial stays a loop too: its one work-item's constant count made PoCL
+   * unroll it byte by byte, as leader's (leader_loop). */
+  bool dont_unroll_it = rolled || serial;
   gac_block *exit = join;
-  if (rolled) /* a loop's merge block is its own */
+  if (dont_unroll_it) /* a loop's merge block is its own */
     exit = gac_block_create(m, from->function, join->prev);
   gac_builder f = gac_builder_at_end(m, &from->insts);
   if (rolled)
@@ -229,7 +236,7 @@ void lower_cooperative_loop(gac_lowering *L, lower_copy_plan *p, gac_block *from
   }
   uint32_t index;
   gac_loop lp = lower_shared_loop(L, from, exit, first, step, total, !serial, &index);
-  if (rolled) {
+  if (dont_unroll_it) {
     dont_unroll(L, &lp, exit);
     gac_builder e = gac_builder_at_end(m, &exit->insts);
     gac_build_ops(&e, SpvOpBranch, 0, 0, GAC_ID(gac_block_label(join)));
@@ -242,7 +249,13 @@ void lower_cooperative_loop(gac_lowering *L, lower_copy_plan *p, gac_block *from
 /* leader: work-item 0 copies line after line, each line a loop of
  * `width`-byte units from `from` to `join`; the others' line count is 0
  * (a select, not a branch on the local id). No division per unit, as in a
- * memcpy: PoCL runs a group's work-items one after another anyway. */
+ * memcpy: PoCL runs a group's work-items one after another anyway. Both
+ * loops are marked DontUnroll: where the shape is constant, PoCL's -O3
+ * peeled work-item 0 and unrolled every copy of a pipelined kernel in full,
+ * once per unit width (3,840 16-byte and 7,680 8-byte loads in the 4-stage
+ * matmul), which made its compile 2.5 times as long and its code twice the
+ * size, for copy bandwidth within the tile sweep's noise
+ * (docs/LOWERING.md). */
 static void leader_loop(gac_lowering *L, lower_copy_plan *p, gac_block *from, gac_block *join, unsigned width,
                         uint32_t id) {
   gac_module *m = L->m;
@@ -252,7 +265,8 @@ static void leader_loop(gac_lowering *L, lower_copy_plan *p, gac_block *from, ga
   uint32_t leads = lower_op2(&f, SpvOpIEqual, L->bool_type, id, L->zero);
   uint32_t lines = gac_build_ops(&f, SpvOpSelect, L->size_type, GAC_NEW_ID, GAC_ID(leads), GAC_ID(p->total_lines),
                                  GAC_ID(L->zero))->result_id;
-  gac_loop outer = lower_loop_open(L, from, join, L->zero, lines, 0, 0);
+  gac_block *exit = gac_block_create(m, from->function, join->prev);
+  gac_loop outer = lower_loop_open(L, from, exit, L->zero, lines, 0, 0);
   gac_builder o = gac_builder_at_end(m, &outer.body->insts);
   uint32_t so, dof;
   lower_line_offsets(L, &o, p, outer.counter, 0, &so, &dof);
@@ -266,6 +280,10 @@ static void leader_loop(gac_lowering *L, lower_copy_plan *p, gac_block *from, ga
             lower_byte_address(&b, dst_line, p->dst_ptr_type, offset));
   lower_loop_close(L, &inner, inner.body, L->one);
   lower_loop_close(L, &outer, line_done, L->one);
+  dont_unroll_at(L, &inner, line_done, inner.body);
+  dont_unroll_at(L, &outer, exit, line_done);
+  gac_builder e = gac_builder_at_end(m, &exit->insts);
+  gac_build_ops(&e, SpvOpBranch, 0, 0, GAC_ID(gac_block_label(join)));
 }
 
 uint32_t lower_unit_alignment(gac_lowering *L, gac_builder *b, const lower_copy_plan *p) {
