@@ -93,7 +93,7 @@ static char *widen_odd_switches(const char *text) {
                             (unsigned long long)((to == 64 ? 0 : 1ull << to) - 1));
       /* the switch on it: its header and cases, until "]" */
       const char *sw = p + len;
-      char head[96];
+      char head[128]; /* "switch i" N " " name ",": never truncated */
       snprintf(head, sizeof head, "switch i%u %s,", to, name);
       const char *at = strstr(sw, head);
       if (at) {

@@ -59,7 +59,11 @@ static const gac_llvm_library *try_open(const char *path) {
 /* The library in dir/rel. */
 static const gac_llvm_library *try_in(const char *dir, const char *rel) {
   char path[4096];
-  snprintf(path, sizeof path, "%s/%s" GAC_LLVM_LIBRARY_FILE, dir, rel);
+  int n = snprintf(path, sizeof path, "%s/%s" GAC_LLVM_LIBRARY_FILE, dir, rel);
+  if (n < 0 || (size_t)n >= sizeof path) { /* never a truncated path tried */
+    note("; %s/%s: path too long", dir, rel);
+    return NULL;
+  }
   return try_open(path);
 }
 
