@@ -87,6 +87,12 @@ const gac_inst *lower_only_call(gac_module *m, uint32_t fn);
  * required work-group size that no function calls. */
 void lower_linear_local_id(gac_lowering *L, gac_builder *b, const gac_function *f, uint32_t *id, uint32_t *size);
 
+/* Whether i computes a value and nothing else: arithmetic, comparisons,
+ * conversions, pointer arithmetic, loads of builtin inputs (the same all
+ * along), OpenCL.std math (not its vector loads and stores); no other
+ * access to memory, no call, no barrier. */
+bool lower_is_pure(const gac_module *m, const gac_inst *i);
+
 /* A work-group barrier over local and global memory, as the copies' waits need. */
 void lower_workgroup_barrier(gac_lowering *L, gac_builder *b);
 

@@ -55,35 +55,7 @@ const char *pipeline_opname(uint16_t op) {
 }
 
 /* Instructions that only compute from their operands: safe to recompute. */
-bool pipeline_is_pure(const pipeliner *P, const gac_inst *i) {
-  switch (i->opcode) {
-  case SpvOpIAdd: case SpvOpISub: case SpvOpIMul: case SpvOpUDiv: case SpvOpSDiv: case SpvOpUMod:
-  case SpvOpSRem: case SpvOpSMod: case SpvOpShiftLeftLogical: case SpvOpShiftRightLogical:
-  case SpvOpShiftRightArithmetic: case SpvOpBitwiseAnd: case SpvOpBitwiseOr: case SpvOpBitwiseXor:
-  case SpvOpNot: case SpvOpSNegate: case SpvOpUConvert: case SpvOpSConvert: case SpvOpConvertUToF:
-  case SpvOpConvertSToF: case SpvOpConvertFToU: case SpvOpConvertFToS: case SpvOpFConvert: case SpvOpBitcast:
-  case SpvOpFAdd: case SpvOpFSub: case SpvOpFMul: case SpvOpFDiv: case SpvOpFNegate:
-  case SpvOpIEqual: case SpvOpINotEqual: case SpvOpULessThan: case SpvOpSLessThan: case SpvOpUGreaterThan:
-  case SpvOpSGreaterThan: case SpvOpULessThanEqual: case SpvOpSLessThanEqual: case SpvOpUGreaterThanEqual:
-  case SpvOpSGreaterThanEqual: case SpvOpSelect: case SpvOpLogicalAnd: case SpvOpLogicalOr: case SpvOpLogicalNot:
-  case SpvOpCompositeExtract: case SpvOpCompositeConstruct: case SpvOpVectorShuffle:
-  case SpvOpAccessChain: case SpvOpInBoundsAccessChain: case SpvOpPtrAccessChain:
-  case SpvOpInBoundsPtrAccessChain: case SpvOpCopyObject: case SpvOpConvertPtrToU: case SpvOpConvertUToPtr:
-  case SpvOpGenericCastToPtr: case SpvOpPtrCastToGeneric:
-    return true;
-  case SpvOpLoad: { /* of a builtin input (ids, sizes): the same all along */
-    gac_inst *var = gac_def(P->m, gac_operand_word(i, 2));
-    return var && var->opcode == SpvOpVariable && var->words[3] == SpvStorageClassInput;
-  }
-  case SpvOpExtInst: { /* OpenCL.std math, not its vector loads and stores */
-    unsigned ptr;
-    return !gac_async_pipeline_op_of(P->m, i) && !gac_is_async_copy_inst(P->m, i) &&
-           gac_opencl_std_memory_use(P->m, i, &ptr) == GAC_MEMORY_NONE;
-  }
-  default:
-    return false;
-  }
-}
+bool pipeline_is_pure(const pipeliner *P, const gac_inst *i) { return lower_is_pure(P->m, i); }
 
 bool pipeline_is_hint(const gac_inst *i) { return i->opcode == SpvOpLifetimeStart || i->opcode == SpvOpLifetimeStop; }
 

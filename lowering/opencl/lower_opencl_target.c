@@ -106,7 +106,8 @@ static bool copy_elsewhere(gac_lowering *L, gac_inst *copy, const gac_async_copy
 /* After the copies. Where the waits stay the driver's OpGroupWaitEvents
  * (lines) and some copies are not the driver's (lines made cooperative by a
  * fence), a barrier after each; the synchronous target's waits became
- * barriers already. */
+ * barriers already. Then a barrier that ends a block and one that starts
+ * the block it branches to are one (fold_barriers.c). */
 static bool finish(gac_lowering *L, lower_outcome outcome, gac_diag *diag) {
   (void)diag;
   if (outcome == LOWER_NO_COPIES)
@@ -114,6 +115,8 @@ static bool finish(gac_lowering *L, lower_outcome outcome, gac_diag *diag) {
   copy_helpers_destroy(state(L)->helpers);
   if (outcome == LOWER_COPIES_DONE && !L->target->waits && !driver_lines(L))
     lower_barrier_after_waits(L);
+  if (outcome == LOWER_COPIES_DONE)
+    opencl_fold_barriers(L->m);
   return true;
 }
 
@@ -123,26 +126,6 @@ static const lower_target lines_target = {
     .copy_elsewhere = copy_elsewhere,
     .finish = finish,
 };
-
-/* Folds barrier `mine` into `into` if that is a barrier of the same scopes
- * with constant memory semantics: `into` then orders both semantics' memory
- * (one ordering: theirs if the same, else sequentially consistent). */
-static bool merge_barrier(gac_module *m, const gac_inst *mine, gac_inst *into) {
-  enum { ORDERING = 0x1e, SEQUENTIALLY_CONSISTENT = 0x10 };
-  uint64_t exec[2], scope[2], sem[2];
-  if (!into || into->opcode != SpvOpControlBarrier || into->num_words != 4 ||
-      !gac_constant_value(m, mine->words[1], &exec[0]) || !gac_constant_value(m, into->words[1], &exec[1]) ||
-      !gac_constant_value(m, mine->words[2], &scope[0]) || !gac_constant_value(m, into->words[2], &scope[1]) ||
-      !gac_constant_value(m, mine->words[3], &sem[0]) || !gac_constant_value(m, into->words[3], &sem[1]) ||
-      exec[0] != exec[1] || scope[0] != scope[1])
-    return false;
-  uint64_t both = sem[0] | sem[1];
-  if ((sem[0] & ORDERING) != (sem[1] & ORDERING))
-    both = (both & ~(uint64_t)ORDERING) | SEQUENTIALLY_CONSISTENT;
-  if (both != sem[1])
-    into->words[3] = gac_constant_int(m, gac_value_type(m, into->words[3])->result_id, both);
-  return true;
-}
 
 /* A wait of synchronous copies: only its barrier, folded into a barrier
  * right before or after it (the kernel's own, or the one of the wait
@@ -154,7 +137,7 @@ static void wait_barrier(gac_lowering *L, gac_builder *b) {
   gac_inst *wait = b->before;
   lower_workgroup_barrier(L, b);
   gac_inst *mine = wait ? wait->prev : NULL;
-  if (mine && (merge_barrier(L->m, mine, mine->prev) || merge_barrier(L->m, mine, wait->next)))
+  if (mine && (opencl_merge_barrier(L->m, mine, mine->prev) || opencl_merge_barrier(L->m, mine, wait->next)))
     gac_inst_remove(L->m, mine);
 }
 

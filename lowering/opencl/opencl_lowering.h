@@ -28,5 +28,13 @@ bool lower_opencl_copies(gac_module *m, const void *options, gac_diag *diag);
  * keeps PoCL 3.1 from a miscompile (pocl_local_size.c says which); returns
  * progress. */
 bool opencl_clamp_local_size(gac_module *m);
+/* Folds barrier `mine` into `into` if that is a barrier of the same scopes
+ * with constant memory semantics: `into` then orders both semantics' memory
+ * (one ordering: theirs if the same, else sequentially consistent). The
+ * caller removes `mine`. */
+bool opencl_merge_barrier(gac_module *m, const gac_inst *mine, gac_inst *into);
+/* A barrier that ends a block, folded into the one that starts the block it
+ * branches to unconditionally (fold_barriers.c); returns progress. */
+bool opencl_fold_barriers(gac_module *m);
 
 #endif
