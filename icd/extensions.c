@@ -3,7 +3,10 @@
  * that programs sizing their work from these queries meet realistic limits
  * on PoCL, which reports 1 MiB of local memory:
  *   GAC_LAYER_LOCAL_MEM_SIZE=65536  GAC_LAYER_MAX_WORK_GROUP_SIZE=256
- *   GAC_LAYER_MAX_MEM_ALLOC_SIZE=1073741824 */
+ *   GAC_LAYER_MAX_MEM_ALLOC_SIZE=1073741824
+ * GAC_LAYER_HIDE_EXTENSIONS=name[,name...]: names of the three that are not
+ * reported (for a Khronos CTS whose list of names lacks the copy fence:
+ * docs/CTS.md); what the layer does with programs does not change. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +20,19 @@ static const char il_versions[] = "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3 S
 
 typedef cl_int (*info_fn)(void *object, cl_uint param, size_t size, void *value, size_t *size_ret);
 
+/* Whether name is one of GAC_LAYER_HIDE_EXTENSIONS's (read at each query). */
+static bool hidden(const char *name) {
+  const char *list = getenv("GAC_LAYER_HIDE_EXTENSIONS");
+  size_t len = strlen(name);
+  for (const char *t = list; t && *t;) {
+    size_t n = strcspn(t, ", ");
+    if (n == len && strncmp(t, name, len) == 0)
+      return true;
+    t += n + (t[n] != 0);
+  }
+  return false;
+}
+
 /* The string next answers, with our extensions appended (those it lacks). */
 static cl_int extended_string(info_fn next, void *object, cl_uint param, size_t size, void *value, size_t *size_ret) {
   size_t n = 0;
@@ -29,7 +45,7 @@ static cl_int extended_string(info_fn next, void *object, cl_uint param, size_t 
     return CL_OUT_OF_HOST_MEMORY;
   err = next(object, param, n, s, NULL);
   for (int i = 0; err == CL_SUCCESS && i < NUM_ADDED; i++) {
-    if (strstr(s, added[i]))
+    if (strstr(s, added[i]) || hidden(added[i]))
       continue;
     size_t len = strlen(s);
     snprintf(s + len, cap - len, "%s%s", len && s[len - 1] != ' ' ? " " : "", added[i]);
@@ -55,7 +71,7 @@ static cl_int extended_versions(info_fn next, void *object, cl_uint param, size_
     bool present = false;
     for (size_t k = 0; k < n / sizeof *v; k++)
       present = present || strcmp(v[k].name, added[i]) == 0;
-    if (present)
+    if (present || hidden(added[i]))
       continue;
     v[count].version = CL_MAKE_VERSION(1, 0, 0);
     snprintf(v[count].name, sizeof v[count].name, "%s", added[i]);

@@ -78,6 +78,28 @@ static void test_extensions(void) {
   free(v);
   free(p);
   free(d);
+  /* GAC_LAYER_HIDE_EXTENSIONS: the fence not reported, the copies still. */
+  setenv("GAC_LAYER_HIDE_EXTENSIONS", "cl_khr_async_work_group_copy_fence", 1);
+  p = platform_string(CL_PLATFORM_EXTENSIONS), d = device_string(CL_DEVICE_EXTENSIONS);
+  clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS_WITH_VERSION, 0, NULL, &n);
+  v = malloc(n);
+  clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS_WITH_VERSION, n, v, NULL);
+  found = fence = false;
+  for (size_t i = 0; i < n / sizeof *v; i++) {
+    found = found || strcmp(v[i].name, "cl_khr_extended_async_copies") == 0;
+    fence = fence || strcmp(v[i].name, "cl_khr_async_work_group_copy_fence") == 0;
+  }
+  report("GAC_LAYER_HIDE_EXTENSIONS leaves the fence out",
+         !strstr(p, "cl_khr_async_work_group_copy_fence") && !strstr(d, "cl_khr_async_work_group_copy_fence") &&
+             strstr(d, "cl_khr_extended_async_copies") && found && !fence,
+         d);
+  unsetenv("GAC_LAYER_HIDE_EXTENSIONS");
+  free(v);
+  free(p);
+  free(d);
+  d = device_string(CL_DEVICE_EXTENSIONS);
+  report("and reports it again without it", strstr(d, "cl_khr_async_work_group_copy_fence") != NULL, d);
+  free(d);
   free(il);
 }
 
