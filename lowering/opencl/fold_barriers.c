@@ -15,8 +15,10 @@
  * work-item loops at every barrier and meets one inside a branch by
  * peeling and replicating regions: without the barrier in the branch,
  * PoCL 3.1 compiled pipelined-s3's matmul in 1.9 s instead of 2.6 s
- * (docs/results/POCL.md). The two barriers are the same synchronisation
- * on every path, so any device gains or loses nothing by it. */
+ * (docs/results/POCL.md). Under late a wait is a call of the runtime,
+ * whose first instruction is a barrier: the fold looks through a call that
+ * starts the block, and folds into the callee's barrier only where that
+ * orders all the folded one did (its other callers keep it as it is). */
 #include <spirv/unified1/spirv.h>
 
 #include "gac/builder.h"
@@ -40,6 +42,17 @@ bool opencl_merge_barrier(gac_module *m, const gac_inst *mine, gac_inst *into) {
   return true;
 }
 
+/* Whether barrier a orders all that barrier b does: the same scopes and
+ * b's memory semantics within a's. */
+static bool covers(const gac_module *m, const gac_inst *a, const gac_inst *b) {
+  uint64_t va[3], vb[3];
+  for (int k = 0; k < 3; k++)
+    if (a->num_words != 4 || b->num_words != 4 || !gac_constant_value(m, a->words[k + 1], &va[k]) ||
+        !gac_constant_value(m, b->words[k + 1], &vb[k]))
+      return false;
+  return va[0] == vb[0] && va[1] == vb[1] && (va[2] | vb[2]) == va[2];
+}
+
 /* Debug lines and what computes a value: nothing a barrier orders. */
 static bool passes(const gac_module *m, const gac_inst *i) {
   return i->opcode == SpvOpLine || i->opcode == SpvOpNoLine || i->opcode == SpvOpPhi || lower_is_pure(m, i);
@@ -53,11 +66,20 @@ static gac_inst *trailing_barrier(const gac_module *m, const gac_block *b) {
   return i && i->opcode == SpvOpControlBarrier ? i : NULL;
 }
 
-/* The barrier that starts b, or NULL. */
-static gac_inst *leading_barrier(const gac_module *m, const gac_block *b) {
+/* The barrier that starts b, or NULL; through a call that starts b, the
+ * barrier that starts the callee (depth: how many calls deep already). */
+static gac_inst *leading_barrier(const gac_module *m, const gac_block *b, int depth) {
   gac_inst *i = b->insts.first ? b->insts.first->next : NULL;
-  while (i && i->opcode != SpvOpControlBarrier && passes(m, i))
+  while (i && i->opcode != SpvOpControlBarrier && i->opcode != SpvOpFunctionCall && passes(m, i))
     i = i->next;
+  if (i && i->opcode == SpvOpFunctionCall && depth < 4) {
+    const gac_inst *callee = gac_def(m, i->words[3]);
+    gac_foreach_function(f, m) {
+      if (f->def == callee)
+        return f->first_block ? leading_barrier(m, f->first_block, depth + 1) : NULL;
+    }
+    return NULL;
+  }
   return i && i->opcode == SpvOpControlBarrier ? i : NULL;
 }
 
@@ -72,8 +94,12 @@ bool opencl_fold_barriers(gac_module *m) {
       gac_block *next = target && target->list ? gac_inst_block(target) : NULL;
       if (!next || next == b)
         continue;
-      gac_inst *mine = trailing_barrier(m, b), *into = leading_barrier(m, next);
-      if (mine && into && mine != into && opencl_merge_barrier(m, mine, into)) {
+      gac_inst *mine = trailing_barrier(m, b), *into = leading_barrier(m, next, 0);
+      /* A callee's barrier runs for its other callers too: it takes mine
+       * in only where it orders all mine does already. */
+      if (!mine || !into || mine == into || (gac_inst_block(into)->function != f && !covers(m, into, mine)))
+        continue;
+      if (opencl_merge_barrier(m, mine, into)) {
         gac_inst_remove(m, mine);
         progress = true;
       }

@@ -176,7 +176,10 @@ static const lower_target synchronous_target = {
 
 static bool lower_late_module(gac_module *m, void *unused, gac_diag *diag) {
   (void)unused;
-  return gac_lower_late(m, diag);
+  if (!gac_lower_late(m, diag))
+    return false;
+  opencl_fold_barriers(m); /* the runtime's waits start with a barrier */
+  return true;
 }
 
 /* late: the whole module its own way (lower_late.c). */

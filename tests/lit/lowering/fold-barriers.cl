@@ -12,6 +12,19 @@
 // RUN: gac-opt --print %t.spv | FileCheck %s
 // RUN: gac-opt --lower-async-copies=opencl,strategy=leader --validate --target-env=opencl1.2 %t.raised.spv -o %t.leader.spv
 // RUN: gac-opt --print %t.leader.spv | FileCheck %s
+// Under late the wait is a call of the runtime's gac_late_wait_events,
+// whose first instruction is a barrier of both memories: the barrier in the
+// branch goes there too (a callee's barrier only where it orders as much).
+// RUN: gac-opt --lower-async-copies=opencl,strategy=late --validate --target-env=opencl1.2 %t.raised.spv -o %t.late.spv
+// RUN: gac-opt --print %t.late.spv | FileCheck --check-prefix=LATE %s
+// LATE: OpName [[WAIT:%[0-9]+]] "gac_late_wait_events"
+// LATE: OpFAdd
+// LATE-NOT: OpControlBarrier
+// LATE: OpStore
+// LATE-NEXT: OpBranch [[JOIN:%[0-9]+]]
+// LATE-NEXT: [[JOIN]] = OpLabel
+// LATE-NOT: OpControlBarrier
+// LATE: OpFunctionCall {{%[0-9]+}} [[WAIT]]
 // CHECK-DAG: [[BOTH:%[0-9]+]] = OpConstant {{%[0-9]+}} 784{{$}}
 // CHECK-NOT: OpControlBarrier
 // CHECK: OpFAdd
