@@ -8,7 +8,9 @@
 #     work-group method and under `loops`;
 #   - the same through the gac layer (raised SPIR-V, clCreateProgramWithIL);
 #   - sgemm_fast through the layer (gac-sgemm-il);
-#   - STAGE/random's batches, each target and method, on every core.
+#   - STAGE/random's batches, each target and method, on every core; each
+#     batch's result, failures and crashes are appended to
+#     OUT/random-progress.txt as it ends (a run cut short keeps them).
 # GAC_POCL_SUITE=0 leaves the suite and sgemm out (the random batches only).
 # Only PoCL is registered (an OCL_ICD_VENDORS folder of its .icd). Results
 # and logs go to OUT; exits 1 if anything failed.
@@ -79,7 +81,12 @@ if ls "$stage"/random/*.bc > /dev/null 2>&1; then
     out=$0 cl=$1 bc=$2 t=$3 m=$4 log=$0/random-$(basename "$1" .cl).$3.$4.log
     if [ "$m" = loops ]; then export POCL_WORK_GROUP_METHOD=loops; fi
     POCL_CACHE_DIR=$out/cache-random-$(basename "$1" .cl)-$t-$m timeout 400 "$out/gac-random-cl" "$cl" --bc "$bc" --target "$t" --quiet > "$log" 2>&1
-    rc=$?; [ $rc -gt 128 ] && echo "CRASH $cl $t $m (exit $rc)"; [ $rc -eq 124 ] && echo "TIMEOUT $cl $t $m"; exit 0' "$out"
+    rc=$?
+    # Each batch as it ends, into one file: a run cut short keeps what ran.
+    { grep "^FAIL" "$log"; grep "^random .* cases" "$log" | sed "s/\$/ ($m)/"
+      [ $rc -gt 128 ] && echo "CRASH $cl $t $m (exit $rc)"; [ $rc -eq 124 ] && echo "TIMEOUT $cl $t $m"; } |
+      tee -a "$out/random-progress.txt" | grep "^CRASH\|^TIMEOUT"
+    exit 0' "$out"
   for t in cooperative leader auto lines late; do
     for m in default loops; do
       cat "$out"/random-*."$t.$m.log" 2> /dev/null | awk -v t="$t" -v m="$m" '
