@@ -130,17 +130,13 @@ static void move_unit(gac_lowering *L, gac_builder *b, const lower_copy_plan *p,
   gac_build_ops(b, SpvOpStore, 0, 0, GAC_ID(dp), GAC_ID(v), GAC_LIT(SpvMemoryAccessAlignedMask), GAC_LIT(width));
 }
 
-/* Marks the loop lp (a body of one block, exit `done`) not to be unrolled:
- * an OpLoopMerge with DontUnroll, which llvm-spirv-15 passes on to LLVM as
- * llvm.loop.unroll.disable. */
-static void dont_unroll_at(gac_lowering *L, const gac_loop *lp, gac_block *done, gac_block *latch) {
+/* Marks the loop lp (exit `done`, back edge from `latch`) not to be
+ * unrolled: an OpLoopMerge with DontUnroll, which llvm-spirv-15 passes on to
+ * LLVM as llvm.loop.unroll.disable. */
+static void dont_unroll(gac_lowering *L, const gac_loop *lp, gac_block *done, gac_block *latch) {
   gac_builder h = gac_builder_before(L->m, lp->header->insts.last);
   gac_build_ops(&h, SpvOpLoopMerge, 0, 0, GAC_ID(gac_block_label(done)), GAC_ID(gac_block_label(latch)),
                 GAC_LIT(SpvLoopControlDontUnrollMask));
-}
-
-static void dont_unroll(gac_lowering *L, const gac_loop *lp, gac_block *done) {
-  dont_unroll_at(L, lp, done, lp->body);
 }
 
 /* Moves unit `index` (of `divisor` a line) of p's copy, at the end of b. */
@@ -237,7 +233,7 @@ void lower_cooperative_loop(gac_lowering *L, lower_copy_plan *p, gac_block *from
   uint32_t index;
   gac_loop lp = lower_shared_loop(L, from, exit, first, step, total, !serial, &index);
   if (dont_unroll_it) {
-    dont_unroll(L, &lp, exit);
+    dont_unroll(L, &lp, exit, lp.body);
     gac_builder e = gac_builder_at_end(m, &exit->insts);
     gac_build_ops(&e, SpvOpBranch, 0, 0, GAC_ID(gac_block_label(join)));
   }
@@ -254,8 +250,8 @@ void lower_cooperative_loop(gac_lowering *L, lower_copy_plan *p, gac_block *from
  * peeled work-item 0 and unrolled every copy of a pipelined kernel in full,
  * once per unit width (3,840 16-byte and 7,680 8-byte loads in the 4-stage
  * matmul), which made its compile 2.5 times as long and its code twice the
- * size, for copy bandwidth within the tile sweep's noise
- * (docs/LOWERING.md). */
+ * size; rolled, the tile sweep's constant-shape copies run at 0.93x and
+ * its runtime-shape ones at 1.11x (docs/results/POCL.md). */
 static void leader_loop(gac_lowering *L, lower_copy_plan *p, gac_block *from, gac_block *join, unsigned width,
                         uint32_t id) {
   gac_module *m = L->m;
@@ -280,8 +276,8 @@ static void leader_loop(gac_lowering *L, lower_copy_plan *p, gac_block *from, ga
             lower_byte_address(&b, dst_line, p->dst_ptr_type, offset));
   lower_loop_close(L, &inner, inner.body, L->one);
   lower_loop_close(L, &outer, line_done, L->one);
-  dont_unroll_at(L, &inner, line_done, inner.body);
-  dont_unroll_at(L, &outer, exit, line_done);
+  dont_unroll(L, &inner, line_done, inner.body);
+  dont_unroll(L, &outer, exit, line_done);
   gac_builder e = gac_builder_at_end(m, &exit->insts);
   gac_build_ops(&e, SpvOpBranch, 0, 0, GAC_ID(gac_block_label(join)));
 }
