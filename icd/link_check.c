@@ -227,7 +227,8 @@ static bool disassemble(const char *bc_path, const char *out_ll, const char *log
 
 typedef struct library_index {
   name_table names;
-  char **witness; /* [names.count] */
+  char **witness; /* [witness_capacity], grown with names */
+  size_t witness_capacity;
   char path[512];
 } library_index;
 
@@ -298,7 +299,8 @@ static bool library_path(char *out, size_t len) {
 static void index_free(library_index *x) {
   if (!x)
     return;
-  for (size_t k = 0; k < x->names.count; k++)
+  /* A name whose witness could not be stored (out of memory) lies past witness_capacity. */
+  for (size_t k = 0; k < x->names.count && k < x->witness_capacity; k++)
     free(x->witness[k]);
   free(x->witness);
   table_free(&x->names);
@@ -312,11 +314,16 @@ static bool index_add(library_index *x, const char *name, size_t len, const char
     return false;
   if ((size_t)k < before)
     return true;
-  char **w = realloc(x->witness, x->names.capacity * sizeof *w);
-  if (!w)
-    return false;
-  x->witness = w;
-  return (w[k] = strdup(witness)) != NULL;
+  /* Grown as the names are, not per name: a realloc per name copied the
+   * array each time (ASan's realloc always moves it), 25 s for PoCL's library. */
+  if (x->witness_capacity < x->names.capacity) {
+    char **w = realloc(x->witness, x->names.capacity * sizeof *w);
+    if (!w)
+      return false;
+    x->witness = w;
+    x->witness_capacity = x->names.capacity;
+  }
+  return (x->witness[k] = strdup(witness)) != NULL;
 }
 
 /* Builds the index from the disassembled library: a function is sound when

@@ -2,6 +2,11 @@
 # work and n): building a mutant for both strategies, running its rows on
 # PoCL, and the checker's verdict.
 
+# python3 is the interpreter itself, found once: a version manager's shim
+# (pyenv's) costs 0.4 s of CPU a start, and these scripts start it per mutant.
+GAC_PYTHON=$(python3 -c 'import sys; print(sys.executable)')
+python3() { "$GAC_PYTHON" "$@"; }
+
 # check_verdict SPV: sets verdict ("P proved, V violated, U cannot decide"),
 # violated and undecided from gac-opt --check-async.
 check_verdict() {
