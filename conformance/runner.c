@@ -3,6 +3,7 @@
  * PoCL here, and compares every result with a host reference.
  *
  * Usage: gac-conformance <dir> <strategy> [--il | --ptx | --source]
+ *        gac-conformance --each <list> <strategy>
  *   <dir>/<program>.<strategy>.bc for each program below, built by PoCL from
  *   SPIR 1.2 bitcode, or, where the device takes SPIR-V (its
  *   CL_DEVICE_IL_VERSION: PoCL 5 and later), <dir>/<program>.<strategy>.lowered.spv
@@ -17,7 +18,12 @@
  *   ("name|source|options" lines, sources relative to <dir>), given to
  *   clCreateProgramWithSource and built with those options, as a host
  *   program does through the layer (the strategy is only a label).
- * Prints a table (kernel, parameters, result, time) and "N passed, M failed". */
+ * Prints a table (kernel, parameters, result, time) and "N passed, M failed".
+ * With --each, the suite once per line of <list> ("dir<TAB>only<TAB>kernel":
+ * a <dir> as above, and the rows GAC_CONFORMANCE_ONLY and
+ * GAC_CONFORMANCE_KERNEL select, empty for all), each headed "== <dir>", in
+ * one process: PoCL reads its kernel library once per process (about 1 s of
+ * CPU), so the mutant tests run their many small programs this way. */
 #define _POSIX_C_SOURCE 200809L
 #define CL_TARGET_OPENCL_VERSION 210
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
@@ -178,15 +184,69 @@ static void release_kernel(void *self, void *kernel) {
   clReleaseKernel(kernel);
 }
 
+/* --each: one line of the list; false at its end. */
+static bool next_job(char **cursor, char **dir, char **only, char **kernel) {
+  char *line = *cursor;
+  if (!line || !*line)
+    return false;
+  size_t len = strcspn(line, "\n");
+  *cursor = line + len + (line[len] == '\n');
+  line[len] = '\0';
+  *dir = line;
+  *only = strchr(line, '\t');
+  *kernel = *only ? strchr(*only + 1, '\t') : NULL;
+  if (*only)
+    *(*only)++ = '\0';
+  if (*kernel)
+    *(*kernel)++ = '\0';
+  return true;
+}
+
+/* The suite over each job of the list at path; the failures in all. */
+static unsigned run_each(ocl *o, const gac_backend *backend, const char *path) {
+  char *list = gac_read_file(path, NULL), *cursor = list, *dir, *only, *kernel;
+  if (!list) {
+    fprintf(stderr, "gac-conformance: cannot read %s\n", path);
+    return 1;
+  }
+  unsigned failures = 0;
+  while (next_job(&cursor, &dir, &only, &kernel)) {
+    if (!*dir)
+      continue;
+    o->dir = dir;
+    const char *names[] = {"GAC_CONFORMANCE_ONLY", "GAC_CONFORMANCE_KERNEL"}, *values[] = {only, kernel};
+    for (int i = 0; i < 2; i++) {
+      if (values[i] && *values[i])
+        setenv(names[i], values[i], 1);
+      else
+        unsetenv(names[i]);
+    }
+    /* Flushed before the kernels run: PoCL's printf writes past this stream. */
+    printf("== %s\n", dir);
+    fflush(stdout);
+    failures += gac_conformance_suite(backend);
+    fflush(stdout);
+  }
+  free(list);
+  return failures;
+}
+
 int main(int argc, char **argv) {
   static const char *const froms[] = {NULL, "--il", "--ptx", "--source"};
+  const char *each = argc == 4 && strcmp(argv[1], "--each") == 0 ? argv[2] : NULL;
+  if (each) { /* as "<dir> <strategy>", the dir set per job */
+    argv[1] = (char *)".";
+    argv[2] = argv[3];
+    argc = 3;
+  }
   ocl o = {.dir = argc > 1 ? argv[1] : NULL, .strategy = argc > 2 ? argv[2] : NULL, .from = FROM_BITCODE};
   if (argc == 4)
     for (unsigned i = 1; i < 4; i++)
       if (strcmp(argv[3], froms[i]) == 0)
         o.from = i;
   if (argc < 3 || argc > 4 || (argc == 4 && o.from == FROM_BITCODE)) {
-    fprintf(stderr, "usage: gac-conformance <dir> <strategy> [--il | --ptx | --source]\n");
+    fprintf(stderr, "usage: gac-conformance <dir> <strategy> [--il | --ptx | --source]\n"
+                    "       gac-conformance --each <list> <strategy>\n");
     return 2;
   }
   if (o.from == FROM_SOURCE) {
@@ -213,7 +273,7 @@ int main(int argc, char **argv) {
          : o.from == FROM_LOWERED ? "lowered SPIR-V through clCreateProgramWithIL (the device takes SPIR-V)"
                                   : "SPIR 1.2 bitcode");
   gac_backend backend = {&o, load_kernel, run_kernel, release_kernel};
-  unsigned failures = gac_conformance_suite(&backend);
+  unsigned failures = each ? run_each(&o, &backend, each) : gac_conformance_suite(&backend);
   printf("* enqueue to finish, including %s\n", o.from == FROM_PTX ? "the driver's first launch of a kernel"
                                                                     : "PoCL's compilation on a kernel's first launch with a local size");
   clReleaseCommandQueue(o.queue);

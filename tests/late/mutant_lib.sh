@@ -41,17 +41,39 @@ run_cooperative() {
   fi
 }
 
-# run_rows DIR STRATEGY ROWS [KERNEL]: PASS or FAIL for the suite's rows
-# that match ROWS (and are KERNEL's rows, where given), with ", reported" when late's runtime printed an access to memory in
+# verdict_of OUT DIR: PASS or FAIL for the suite's rows in the output OUT,
+# with ", reported" when late's runtime printed an access to memory in
 # flight ("gac late: ..."; the first such line goes to DIR/report.txt).
-run_rows() {
-  local out result
-  out=$(cd "$work" && POCL_CACHE_DIR="$work/pocl-$2-$n" POCL_WORK_GROUP_METHOD=loops GAC_CONFORMANCE_ONLY="$3" GAC_CONFORMANCE_KERNEL="${4:-}" \
-        "${GAC_CONFORMANCE:-$build/conformance/gac-conformance}" "$1" "$2" 2>&1) || true
-  if grep -q " FAIL " <<< "$out" || ! grep -q " PASS " <<< "$out"; then result=FAIL; else result=PASS; fi
-  if grep -q "^gac late: " <<< "$out"; then
+verdict_of() {
+  local result
+  if grep -q " FAIL " <<< "$1" || ! grep -q " PASS " <<< "$1"; then result=FAIL; else result=PASS; fi
+  if grep -q "^gac late: " <<< "$1"; then
     result="$result, reported"
-    grep -m1 "^gac late: " <<< "$out" > "$1/report.txt"
+    grep -m1 "^gac late: " <<< "$1" > "$2/report.txt"
   fi
   echo "$result"
 }
+
+# run_rows DIR STRATEGY ROWS [KERNEL]: verdict_of the suite's rows that match
+# ROWS (and are KERNEL's rows, where given), in a process of their own.
+run_rows() {
+  local out
+  out=$(cd "$work" && POCL_CACHE_DIR="$work/pocl-$2-$n" POCL_WORK_GROUP_METHOD=loops GAC_CONFORMANCE_ONLY="$3" GAC_CONFORMANCE_KERNEL="${4:-}" \
+        "${GAC_CONFORMANCE:-$build/conformance/gac-conformance}" "$1" "$2" 2>&1) || true
+  verdict_of "$out" "$1"
+}
+
+# queue_late DIR ROWS [KERNEL], then run_queued_late, then late_verdict DIR:
+# run_rows DIR late ROWS KERNEL for every queued mutant in one process
+# (gac-conformance --each), since PoCL reads its kernel library once per
+# process, a second of CPU per mutant otherwise. A crash there leaves the
+# mutants after it with no PASS and no report: the test fails.
+queue_late() { printf '%s\t%s\t%s\n' "$1" "$2" "${3:-}" >> "$work/late-jobs.txt"; }
+run_queued_late() {
+  (cd "$work" && POCL_CACHE_DIR="$work/pocl-late" POCL_WORK_GROUP_METHOD=loops \
+    "${GAC_CONFORMANCE:-$build/conformance/gac-conformance}" --each "$work/late-jobs.txt" late > "$work/late-all.out" 2>&1) || true
+  # Each job's output, from its "== DIR" line to the next, to DIR/late.out.
+  awk '/^== /{out = substr($0, 4) "/late.out"; printf "" > out; next} out {print >> out}' "$work/late-all.out"
+  rm -f "$work/late-jobs.txt"
+}
+late_verdict() { verdict_of "$(cat "$1/late.out" 2> /dev/null)" "$1"; }
