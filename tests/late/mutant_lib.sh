@@ -77,3 +77,17 @@ run_queued_late() {
   rm -f "$work/late-jobs.txt"
 }
 late_verdict() { verdict_of "$(cat "$1/late.out" 2> /dev/null)" "$1"; }
+
+# judge ORIGINAL LATE COOP FLAGGED: caught ("-" for the original, ORIGINAL
+# "yes"), and status=1 where the original fails on PoCL, or a mutant escapes
+# both late and the checker, or late does not report it.
+judge() {
+  if [ "$1" = yes ]; then
+    caught="-"
+    if [ "$3" != PASS ] || [ "$2" != PASS ]; then status=1; fi
+    return 0
+  fi
+  caught=no
+  if [ "$2" != PASS ] || [ "$4" = yes ]; then caught=yes; else status=1; fi
+  [[ "$2" == *reported ]] || status=1
+}

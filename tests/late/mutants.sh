@@ -75,16 +75,7 @@ for m in "${mutants[@]}"; do
   IFS='|' read -r name rows kernel transform program <<< "$m"
   flagged=${flags[n]} coop=${coops[n]}
   late=$(late_verdict "$work/m$n")
-  caught=no
-  if [ "$late" != PASS ] || [ $flagged = yes ]; then caught=yes; fi
-  if [ "$name" = original ]; then
-    caught="-"
-    if [ "$coop" != PASS ] || [ "$late" != PASS ]; then status=1; fi
-  elif [ $caught = no ]; then
-    status=1
-  fi
-  # late also names an access to memory in flight in every mutant.
-  if ! [ "$name" = original ] && [[ "$late" != *reported ]]; then status=1; fi
+  judge "$([ "$name" = original ] && echo yes)" "$late" "$coop" "$flagged"
   [ "$name" = original ] && flagged="-"
   echo "| $name | ${verdicts[n]} | $flagged | $coop | $late | $caught |"
 done

@@ -125,16 +125,8 @@ for m in "${mutants[@]}"; do
   IFS='|' read -r name k kind <<< "$m"
   flagged=${flags[n]} coop=${coops[n]}
   late=$(late_verdict "$work/m$n")
-  caught=no
-  if [ "$late" != PASS ] || [ "$flagged" = yes ]; then caught=yes; fi
-  if [ "$kind" = none ]; then
-    caught="-" flagged="-"
-    if [ "$coop" != PASS ] || [ "$late" != PASS ]; then status=1; fi
-  elif [ $caught = no ]; then
-    status=1
-  fi
-  # late also names an access to memory in flight in every mutant.
-  if ! [ "$kind" = none ] && [[ "$late" != *reported ]]; then status=1; fi
+  judge "$([ "$kind" = none ] && echo yes)" "$late" "$coop" "$flagged"
+  [ "$kind" = none ] && flagged="-"
   echo "| $name | ${verdicts[n]} | $flagged | $coop | $late (${kernels[n]:-all}) | $caught |"
 done
 
