@@ -6,8 +6,8 @@
 # bitcode (llvm-spirv-15 -r). GAC_PASSES in the environment: passes to run
 # before the lowering. Intermediate modules stay next to OUT.bc (OUT without
 # .bc, then .raised.spv, .checked.spv, .lowered.spv) for inspection.
-# GAC_LOWER_OPTIONS: options added to the lowering's (e.g. units=one, what the
-# layer asks for on PoCL 5 and later).
+# GAC_LOWER_OPTIONS: options added to the lowering's (e.g. units=one,events=generic,
+# what the layer asks for on PoCL 5 and later).
 #
 # The same in two halves, for a program lowered with several strategies
 # (the front half, which runs clang, is the same for all of them):
@@ -43,6 +43,8 @@ lower() {
   local gac_opt=$1 base=$2 strategy=$3 out=$4
   local env lowered=${out%.bc}.lowered.spv
   env=$(cat "$base.target-env")
+  # events=generic (PoCL 5 and later): the waits' lists become generic pointers.
+  case ",${GAC_LOWER_OPTIONS:-}," in *,events=generic,*) [ "$env" = opencl1.2 ] && env=opencl2.0 ;; esac
   "$gac_opt" --lower-async-copies=opencl,strategy="$strategy"${GAC_LOWER_OPTIONS:+,$GAC_LOWER_OPTIONS} --validate --target-env="$env" \
     "$base.checked.spv" -o "$lowered"
   spirv-val --target-env "$env" "$lowered"

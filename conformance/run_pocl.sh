@@ -57,14 +57,18 @@ in_method() {
   for s in cooperative leader auto lines late; do
     in_method $m timeout 420 "$out/gac-conformance" "$stage/kernels" $s > "$out/conformance-$s-$m.txt" 2>&1 &
   done
+  # Through the layer: its default strategy, and lines (the driver's own
+  # copies and waits: events=generic on PoCL 5 and later).
   OPENCL_LAYERS=$stage/lib/libgac-layer.so GAC_LAYER_CACHE_DIR=off \
     in_method $m timeout 420 "$out/gac-conformance" "$stage/kernels" cooperative --il > "$out/conformance-layer-$m.txt" 2>&1 &
+  OPENCL_LAYERS=$stage/lib/libgac-layer.so GAC_LAYER_CACHE_DIR=off GAC_LAYER_STRATEGY=lines \
+    in_method $m timeout 420 "$out/gac-conformance" "$stage/kernels" lines --il > "$out/conformance-layer-lines-$m.txt" 2>&1 &
   OPENCL_LAYERS=$stage/lib/libgac-layer.so GAC_LAYER_CACHE_DIR=off \
     in_method $m timeout 420 "$out/gac-sgemm-il" "$stage/sgemm/sgemm_fast.raised.spv" 256 > "$out/sgemm-layer-$m.txt" 2>&1 &
 done
 wait
 [ "${GAC_POCL_SUITE:-1}" = 0 ] || for m in default loops; do
-  for s in cooperative leader auto lines late layer; do
+  for s in cooperative leader auto lines late layer layer-lines; do
     log=$out/conformance-$s-$m.txt
     grep -qE '^[0-9]+ passed, 0 failed' "$log" || status=1
     echo "conformance $s ($m): $(grep -E '^device|^[0-9]+ passed' "$log" | tr '\n' ' ' || true)$(grep -qE '^[0-9]+ passed' "$log" || tail -n 3 "$log" | tr '\n' ' ')"

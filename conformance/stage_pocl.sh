@@ -15,7 +15,7 @@
 #                  random cases, built for cooperative, leader, auto, lines
 #                  and late (conformance/random/build_batch.sh), JOBS at a
 #                  time (default nproc)
-# GAC_LOWER_OPTIONS (e.g. units=one, what the layer asks for on PoCL 5 and
+# GAC_LOWER_OPTIONS (e.g. units=one,events=generic, what the layer asks for on PoCL 5 and
 # later): the suite's modules are lowered again from BUILD's checked modules
 # with these options added, and the random cases built with them.
 # GAC_STAGE_TARGETS: the random cases' strategies (default cooperative leader

@@ -52,7 +52,9 @@ static bool takes_spirv(cl_device_id device) {
  * conformance/random/known/pocl6-cond-barrier-pre-phi.cl, from its own
  * front end): there annotated loops run as written (correct, the
  * annotations being hints; on PoCL's CPU device the copies are done when
- * issued anyway, so pipelining hides no latency there). */
+ * issued anyway, so pipelining hides no latency there). Its kernel library
+ * waits for events only in a generic list (lowering/opencl/pocl_generic_events.c):
+ * events=generic. */
 static unsigned pocl_major(cl_device_id device) {
   cl_platform_id platform;
   char version[256] = "";
@@ -70,7 +72,7 @@ gac_layer_target gac_device_target(cl_device_id device) {
       vendor != NVIDIA_VENDOR_ID) {
     if (device && takes_spirv(device))
       t.kind = GAC_LAYER_SPIRV;
-    t.one_unit_loop = t.loops_as_written = device && pocl_major(device) >= 5;
+    t.one_unit_loop = t.loops_as_written = t.generic_events = device && pocl_major(device) >= 5;
     return t;
   }
   t.kind = GAC_LAYER_PTX;
@@ -82,9 +84,9 @@ gac_layer_target gac_device_target(cl_device_id device) {
 }
 
 void gac_layer_target_text(const gac_layer_target *t, char *out, size_t len) {
-  char units[64];
-  snprintf(units, sizeof units, "%s%s", t->one_unit_loop ? ", units=one" : "",
-           t->loops_as_written ? ", loops as written" : "");
+  char units[96];
+  snprintf(units, sizeof units, "%s%s%s", t->one_unit_loop ? ", units=one" : "",
+           t->generic_events ? ", events=generic" : "", t->loops_as_written ? ", loops as written" : "");
   if (t->kind == GAC_LAYER_PTX && !t->sm)
     snprintf(out, len, "no PTX for an NVIDIA GPU of compute capability %u.%u (gac's PTX path needs 8.0, cp.async)",
              t->compute_capability / 10, t->compute_capability % 10);

@@ -78,6 +78,7 @@ typedef struct gac_layer_target {
   unsigned sm;                 /* PTX: 80 or 90; 0 if the GPU has neither */
   unsigned compute_capability; /* PTX: major * 10 + minor, as the driver reports it */
   bool one_unit_loop;          /* SPIR, SPIRV: units=one (PoCL 5 and later) */
+  bool generic_events;         /* SPIR, SPIRV: events=generic (PoCL 5 and later) */
   bool loops_as_written;       /* SPIR, SPIRV: annotated loops not pipelined (PoCL 5 and later) */
 } gac_layer_target;
 gac_layer_target gac_device_target(cl_device_id device);

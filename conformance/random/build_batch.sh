@@ -11,7 +11,7 @@
 #   sm80|sm90|sm90ws  OUT.ptx (gac-cc --emit=ptx; sm90ws: --sm=90,warp-specialize)
 #   gfx90a|gfx942     OUT.hsaco (gac-cc --emit=amdgcn), then gac-isa-check:
 #                fails if a wait or LDS read is violated
-# GAC_LOWER_OPTIONS: options added to the OpenCL lowering's (e.g. units=one).
+# GAC_LOWER_OPTIONS: options added to the OpenCL lowering's (e.g. units=one,events=generic).
 # The raised module is made once per batch (BATCH.raised.spv, reused).
 # Exit status 0: built (and checked); else the log says why.
 set -uo pipefail
@@ -21,10 +21,14 @@ if [ ! -s "$raised" ] || [ "$raised" -ot "$cl" ]; then
   "$bin/gac-cc" --pipeline-loops "$cl" -o "$raised.tmp" 2> "$raised.log" || { cat "$raised.log"; rm -f "$raised.tmp"; exit 1; }
   mv "$raised.tmp" "$raised"
 fi
+# events=generic (PoCL 5 and later) makes the waits' lists generic pointers,
+# an OpenCL 2.0 device's capability.
+env=opencl1.2
+case ",${GAC_LOWER_OPTIONS:-}," in *,events=generic,*) env=opencl2.0 ;; esac
 case $target in
 lines | cooperative | serial | late | leader | auto)
-  "$bin/gac-opt" --lower-async-copies=opencl,strategy="$target"${GAC_LOWER_OPTIONS:+,$GAC_LOWER_OPTIONS} --validate --target-env=opencl1.2 "$raised" \
-    -o "$out.lowered.spv" && spirv-val --target-env opencl1.2 "$out.lowered.spv" &&
+  "$bin/gac-opt" --lower-async-copies=opencl,strategy="$target"${GAC_LOWER_OPTIONS:+,$GAC_LOWER_OPTIONS} --validate --target-env="$env" "$raised" \
+    -o "$out.lowered.spv" && spirv-val --target-env "$env" "$out.lowered.spv" &&
     llvm-spirv-15 -r --spirv-target-env=CL1.2 "$out.lowered.spv" -o "$out.bc" && rm -f "$out.lowered.spv"
   ;;
 check)

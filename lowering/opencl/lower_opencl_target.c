@@ -23,6 +23,9 @@
  * units=one   (cooperative, leader, auto) every copy one loop of units of one
  *              width known when it is built, no branch on the width at run
  *              time: for PoCL 5.0 (unit_widths below says why).
+ * events=generic (lines): each wait of the driver's copies takes its
+ *              events list as a generic pointer: for PoCL 5.0, whose
+ *              library lacks the private one (pocl_generic_events.c).
  * helpers=auto|always|never (lines, cooperative, serial, leader, auto):
  *              the copies of one class call one helper function per module
  *              instead of an inlined loop each (copy_helpers.c); auto
@@ -195,6 +198,8 @@ bool lower_opencl_copies(gac_module *m, const void *options, gac_diag *diag) {
   /* For PoCL's CPU device, the local size as PoCL 3.1 needs it. */
   if (ok && o->device == COPY_DEVICE_POCL_CPU)
     opencl_clamp_local_size(m);
+  if (ok && o->generic_events)
+    opencl_generic_wait_events(m);
   return ok;
 }
 
@@ -208,6 +213,7 @@ static const struct {
     {"device=pocl-cpu", -1, -1, COPY_DEVICE_POCL_CPU}, {"device=gpu", -1, -1, COPY_DEVICE_GPU},
     {"helpers=auto", -1, COPY_HELPERS_AUTO, -1},      {"helpers=always", -1, COPY_HELPERS_ALWAYS, -1},
     {"helpers=never", -1, COPY_HELPERS_NEVER, -1},    {"units=one", -1, -1, -1},
+    {"events=generic", -1, -1, -1},
 };
 
 bool lower_opencl_arg(const char *arg, opencl_options *o) {
@@ -229,6 +235,8 @@ bool lower_opencl_arg(const char *arg, opencl_options *o) {
       o->device = (copy_device)options[i].device;
     if (ok && strcmp(options[i].text, "units=one") == 0)
       o->one_unit_loop = true;
+    if (ok && strcmp(options[i].text, "events=generic") == 0)
+      o->generic_events = true;
     rest += len;
   }
   return ok;

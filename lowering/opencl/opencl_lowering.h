@@ -16,9 +16,10 @@ typedef struct opencl_options {
   copy_device device;       /* for auto */
   copy_helper_mode helpers; /* lines, cooperative, serial, leader, auto */
   bool one_unit_loop;       /* units=one: one loop per copy, no branch on the unit width */
+  bool generic_events;      /* events=generic: waits take their events list as a generic pointer */
 } opencl_options;
 
-/* opencl[,strategy=S][,device=D][,helpers=H][,units=one] (NULL: the defaults) into o;
+/* opencl[,strategy=S][,device=D][,helpers=H][,units=one][,events=generic] (NULL: the defaults) into o;
  * false if arg is not such an argument. */
 bool lower_opencl_arg(const char *arg, opencl_options *o);
 /* --lower-async-copies=opencl... (lower_opencl_target.c); options is an
@@ -28,6 +29,10 @@ bool lower_opencl_copies(gac_module *m, const void *options, gac_diag *diag);
  * keeps PoCL 3.1 from a miscompile (pocl_local_size.c says which); returns
  * progress. */
 bool opencl_clamp_local_size(gac_module *m);
+/* Every OpGroupWaitEvents left takes its events list through
+ * OpPtrCastToGeneric, for PoCL 5.0's kernel library
+ * (pocl_generic_events.c says why); returns progress. */
+bool opencl_generic_wait_events(gac_module *m);
 /* Folds barrier `mine` into `into` if that is a barrier of the same scopes
  * with constant memory semantics: `into` then orders both semantics' memory
  * (one ordering: theirs if the same, else sequentially consistent). The
