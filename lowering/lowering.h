@@ -9,17 +9,17 @@ bool gac_lower_async_copies(gac_module *m, const char *arg, gac_diag *diag);
 bool gac_collapse_async_copies(gac_module *m, const char *arg, gac_diag *diag);
 bool gac_lower_async_queues(gac_module *m, const char *arg, gac_diag *diag);
 bool gac_pipeline_loops(gac_module *m, const char *arg, gac_diag *diag);
-/* --pipeline-loops[=no-prune,late-waits,warp-specialize,svg=FILE] with its
- * options typed (common/pipeline_loops.c), as the pass calls it once ARG is
- * parsed, and the PTX target for its warp-specialised loops. */
+/* --pipeline-loops' argument (common/pipeline_loops.c parses it): any of
+ * these words, comma-separated. */
+#define GAC_PIPELINE_LOOPS_ARGS "[=no-prune,late-waits,wide-copies,warp-specialize,svg=FILE]"
+/* --pipeline-loops with its options typed (common/pipeline_loops.c), as the
+ * pass calls it once ARG is parsed, and the GPU paths for their loops. */
 typedef struct gac_pipeline_loops_options {
   bool no_prune, late_waits, warp_specialize, wide_copies;
   const char *svg; /* where to draw the schedules (svg_len bytes), or NULL */
   size_t svg_len;
 } gac_pipeline_loops_options;
 bool gac_pipeline_loops_with(gac_module *m, const gac_pipeline_loops_options *options, gac_diag *diag);
-/* lower_late.c: --lower-async-copies=opencl,strategy=late (after validation). */
-bool gac_lower_late(gac_module *m, gac_diag *diag);
 
 /* A target's copy lowering, called with its typed options (the PTX
  * target's: gac_ptx_options; AMDGCN's: gac_amdgcn_options), as the pass
@@ -33,14 +33,10 @@ bool gac_lower_async_copies_with(gac_module *m, gac_copy_lowering lower, const v
 /* common/gpu_lower_spirv.c: the SPIR-V half of the GPU paths (raising,
  * the target's copy lowering with its options, validation with a
  * "<rule>.internal" error when the lowering made the module invalid), what
- * gac_emit_ptx and gac_emit_amdgcn do before llvm-spirv-15; each target's
- * entry checks its options first (ptx/lower_ptx_target.c,
- * amdgcn/lower_amdgcn_target.c) and hands them on typed. */
-struct gac_ptx_options;
-struct gac_amdgcn_options;
+ * the GPU emitters do before llvm-spirv-15; each target's entry (declared
+ * in its own folder's header) checks its options first and hands them on
+ * typed. */
 bool gac_gpu_lower_spirv(gac_module *m, gac_copy_lowering lower, const void *options, const char *rule,
                          gac_diag *diag);
-bool gac_ptx_lower_spirv(gac_module *m, const struct gac_ptx_options *options, gac_diag *diag);
-bool gac_amdgcn_lower_spirv(gac_module *m, const struct gac_amdgcn_options *options, gac_diag *diag);
 
 #endif

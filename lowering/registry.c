@@ -46,10 +46,12 @@ static const gac_pass_info passes[] = {
      "(--lower-async-copies does this first by itself)",
      gac_lower_async_queues, false},
     {"pipeline-loops",
-     "[=no-prune,wide-copies,svg=FILE]: software-pipeline loops annotated with PipelineLoop/PipelineStatement "
+     GAC_PIPELINE_LOOPS_ARGS ": software-pipeline loops annotated with PipelineLoop/PipelineStatement "
      "into prologue, body and epilogue, with multi-buffered Workgroup arrays and AsyncCommit/AsyncWait (no-prune "
-     "keeps waits that cannot wait; wide-copies adds a body that copies in 16-byte elements where a test before "
-     "it finds them aligned, as --emit=ptx asks; svg= draws each loop's schedule)",
+     "keeps waits that cannot wait; late-waits puts each wait just before its first reader, as the RFC does; "
+     "wide-copies adds a body that copies in 16-byte elements where a test before it finds them aligned, as "
+     "--emit=ptx asks; warp-specialize gives the copies a producer warp, for sm_90; svg= draws each loop's "
+     "schedule)",
      gac_pipeline_loops, false},
     {"check-async",
      "[=strict][,verbose]: prove that every access to a Workgroup buffer an async copy writes comes after a wait "

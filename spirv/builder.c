@@ -235,6 +235,13 @@ gac_inst *gac_block_terminator(const gac_block *b) {
   return b->insts.last && gac_opcode_is_terminator(b->insts.last->opcode) ? b->insts.last : NULL;
 }
 
+gac_inst *gac_function_after_variables(const gac_function *f) {
+  gac_inst *first = f->first_block && f->first_block->insts.first ? f->first_block->insts.first->next : NULL;
+  while (first && first->opcode == SpvOpVariable)
+    first = first->next;
+  return first;
+}
+
 gac_inst *gac_inst_clone(gac_module *m, const gac_inst *inst, uint32_t (*map)(void *user, uint32_t id), void *user) {
   gac_op stack_ops[64], *ops = inst->num_words > 64 ? malloc(inst->num_words * sizeof *ops) : stack_ops;
   unsigned n = 0, first = (inst->type_id != 0) + (inst->result_id != 0);

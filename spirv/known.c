@@ -64,13 +64,6 @@ static bool local_size_mode(const gac_module *m, uint32_t fn, gac_local_size_rul
   return complete;
 }
 
-static bool is_entry_point(const gac_module *m, uint32_t fn) {
-  bool entry = false;
-  gac_foreach_inst(i, (gac_inst_list *)&m->sections[GAC_SECTION_ENTRY_POINT]) entry |=
-      i->num_words > 2 && i->words[2] == fn;
-  return entry;
-}
-
 static bool called(gac_module *m, uint32_t fn) {
   for (gac_operand *u = gac_first_use(m, fn); u; u = u->next_use)
     if (u->inst->opcode == SpvOpFunctionCall)
@@ -80,7 +73,7 @@ static bool called(gac_module *m, uint32_t fn) {
 
 /* An entry point with a complete LocalSize that no function calls. */
 static bool launched_kernel(gac_module *m, uint32_t fn, uint64_t size[3]) {
-  return is_entry_point(m, fn) && local_size_mode(m, fn, GAC_LOCAL_SIZE_EVERY_LAUNCH, size) && !called(m, fn);
+  return gac_is_entry_point(m, fn) && local_size_mode(m, fn, GAC_LOCAL_SIZE_EVERY_LAUNCH, size) && !called(m, fn);
 }
 
 /* Callers are followed up to this depth: OpenCL C has no recursion, and
@@ -89,7 +82,7 @@ static bool launched_kernel(gac_module *m, uint32_t fn, uint64_t size[3]) {
 enum { MAX_CALL_DEPTH = 8 };
 
 static bool every_launch(gac_module *m, uint32_t fn, uint64_t size[3], unsigned depth) {
-  if (is_entry_point(m, fn))
+  if (gac_is_entry_point(m, fn))
     return launched_kernel(m, fn, size);
   bool known = false;
   for (gac_operand *u = gac_first_use(m, fn); u; u = u->next_use) {

@@ -273,6 +273,14 @@ bool gac_module_has_capability(const gac_module *m, uint32_t capability) {
   return false;
 }
 
+bool gac_is_entry_point(const gac_module *m, uint32_t fn) {
+  gac_foreach_inst(e, &m->sections[GAC_SECTION_ENTRY_POINT]) {
+    if (e->opcode == SpvOpEntryPoint && e->num_words > 2 && e->words[2] == fn)
+      return true;
+  }
+  return false;
+}
+
 extern const uint32_t gac_shader_capabilities[]; /* capability_table.c, sorted */
 extern const size_t gac_num_shader_capabilities;
 

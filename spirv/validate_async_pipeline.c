@@ -10,6 +10,7 @@
 
 #include "gac/async_copy.h"
 #include "gac/async_pipeline.h"
+#include "gac/known.h"
 #include "gac/builder.h"
 #include "internal.h"
 
@@ -22,19 +23,8 @@ uint32_t gac_async_pipeline_op_of(const gac_module *m, const gac_inst *inst) {
 }
 
 uint64_t gac_type_bytes(const gac_module *m, uint32_t type) {
-  const gac_inst *t = gac_def(m, type);
-  if (!t)
-    return 0;
-  switch (t->opcode) {
-  case SpvOpTypeInt:
-  case SpvOpTypeFloat: return t->words[2] / 8;
-  case SpvOpTypeVector: return gac_type_bytes(m, t->words[2]) * (t->words[3] == 3 ? 4 : t->words[3]);
-  case SpvOpTypeArray: {
-    const gac_inst *len = gac_def(m, t->words[3]);
-    return (len && len->opcode == SpvOpConstant ? len->words[3] : 0) * gac_type_bytes(m, t->words[2]);
-  }
-  default: return 0;
-  }
+  uint64_t size;
+  return gac_type_size(m, type, GAC_SIZE_OBJECT, &size) ? size : 0;
 }
 
 typedef struct checker {

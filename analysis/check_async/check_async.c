@@ -34,18 +34,12 @@ static int by_position(const void *x, const void *y) {
   return (a->role > b->role) - (a->role < b->role);
 }
 
-static bool is_entry_point(const gac_module *m, uint32_t function) {
-  gac_foreach_inst(e, &m->sections[GAC_SECTION_ENTRY_POINT]) if (e->num_words > 2 && e->words[2] == function)
-      return true;
-  return false;
-}
-
 /* Whether the Workgroup pointer parameters of `function` are distinct
  * allocations: it is a kernel, or it is called (at least once) and every
  * call passes them parameters of such a function, no two the same (as
  * llvm-spirv's kernel wrappers do). */
 static bool distinct_parameters(const gac_module *m, uint32_t function, unsigned depth) {
-  if (is_entry_point(m, function))
+  if (gac_is_entry_point(m, function))
     return true;
   if (depth > 4)
     return false;

@@ -59,8 +59,9 @@ enum { GAC_NAMED_BARRIERS = 16, GAC_PIPE_MAX_DEPTH = 16 };
 uint32_t gac_async_pipeline_op_of(const gac_module *m, const gac_inst *inst);
 
 /* Bytes of a type made of scalars, vectors and arrays (a 3-vector as a
- * 4-vector, as OpenCL lays it out); 0 for anything else. What the
- * shared-memory rules count (AsyncPipeline.PipeSharedMemory). */
+ * 4-vector, as OpenCL lays it out); 0 for anything else: gac_type_size's
+ * GAC_SIZE_OBJECT (gac/known.h) as one number. What the shared-memory
+ * rules count (AsyncPipeline.PipeSharedMemory). */
 uint64_t gac_type_bytes(const gac_module *m, uint32_t type);
 
 /* What the PipeShape rule compares: the OpVariable a pointer points into

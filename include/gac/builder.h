@@ -84,6 +84,11 @@ static inline uint32_t gac_block_label(const gac_block *b) {
   return b->insts.first ? b->insts.first->result_id : 0;
 }
 gac_inst *gac_block_terminator(const gac_block *b);
+/* The first instruction of f's entry block after its OpLabel and the
+ * OpVariables SPIR-V requires there first; NULL if the block has nothing
+ * else (a block without its terminator yet). Where code that opens the
+ * function goes. */
+gac_inst *gac_function_after_variables(const gac_function *f);
 
 /* Moves everything after `inst` into a new block placed right after inst's
  * block, and points the OpPhi instructions of the successors at the new

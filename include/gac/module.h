@@ -174,6 +174,8 @@ gac_function *gac_inst_function(const gac_inst *inst);
 /* Module-level facts passes ask for. */
 uint32_t gac_module_addressing_model(const gac_module *m); /* SpvAddressingModel, ~0u if none */
 bool gac_module_has_capability(const gac_module *m, uint32_t capability);
+/* Whether function fn (its OpFunction's result id) is named by an OpEntryPoint. */
+bool gac_is_entry_point(const gac_module *m, uint32_t fn);
 /* The first declared capability that is Shader or implies it (declaring a
  * capability declares those it depends on), or ~0u. SPIR-V gives such a
  * module shader rules, e.g. WorkgroupSize only on a constant. */

@@ -24,6 +24,9 @@ static inline amdgcn_lowering *amdgcn_state(const gac_lowering *L) { return (amd
 struct gac_amdgcn_options;
 bool lower_amdgcn_arg(const char *arg, struct gac_amdgcn_options *o);
 bool lower_amdgcn_copies(gac_module *m, const void *options, gac_diag *diag);
+/* The SPIR-V half of --emit=amdgcn (lower_amdgcn_target.c): the options
+ * checked, then gac_gpu_lower_spirv with this target's lowering. */
+bool gac_amdgcn_lower_spirv(gac_module *m, const struct gac_amdgcn_options *options, gac_diag *diag);
 
 /* The waits: counted in vmcnt (lower_amdgcn_waits.c). */
 extern const lower_wait_emitter lower_amdgcn_waits;

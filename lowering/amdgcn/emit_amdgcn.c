@@ -10,6 +10,7 @@
 #include "bridge.h"
 #include "llvm_library.h"
 #include "lowering.h"
+#include "amdgcn_lowering.h"
 #include "subprocess.h"
 
 /* object (an ELF relocatable) to a loadable code object in *out. */

@@ -41,7 +41,7 @@ static void add(side *s, side_copy c) {
  * launch's arguments. */
 static bool is_closed_kernel(gac_module *m, const gac_function *f) {
   uint32_t id = f->def->result_id;
-  if (!lower_is_entry_point(m, id))
+  if (!gac_is_entry_point(m, id))
     return false;
   for (gac_operand *u = gac_first_use(m, id); u; u = u->next_use)
     if (u->inst->opcode == SpvOpFunctionCall && gac_operand_word(u->inst, 2) == id)

@@ -63,9 +63,7 @@ static queue_state *queue(function_lowering *F, uint32_t number) {
   gac_module *m = F->L->m;
   queue_state *q = &F->queues[F->num_queues++];
   q->number = number;
-  gac_inst *first = F->f->first_block->insts.first->next;
-  while (first && first->opcode == SpvOpVariable)
-    first = first->next;
+  gac_inst *first = gac_function_after_variables(F->f);
   gac_builder b = first ? gac_builder_before(m, first) : gac_builder_at_end(m, &F->f->first_block->insts);
   uint32_t array_ptr = gac_type_pointer(m, SpvStorageClassFunction, gac_type_array(m, F->L->event_type, F->ring_size));
   q->ring = gac_build_ops(&b, SpvOpVariable, array_ptr, GAC_NEW_ID, GAC_LIT(SpvStorageClassFunction))->result_id;

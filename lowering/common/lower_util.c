@@ -232,13 +232,6 @@ gac_function *lower_function_by_id(const gac_module *m, uint32_t id) {
   return NULL;
 }
 
-bool lower_is_entry_point(const gac_module *m, uint32_t fn) {
-  gac_foreach_inst(e, &m->sections[GAC_SECTION_ENTRY_POINT]) {
-    if (e->num_words > 2 && e->words[2] == fn)
-      return true;
-  }
-  return false;
-}
 
 const gac_inst *lower_only_call(gac_module *m, uint32_t fn) {
   const gac_inst *call = NULL;

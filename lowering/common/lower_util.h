@@ -75,8 +75,6 @@ void lower_reach_blocks(const gac_module *m, gac_block *from, const gac_block *s
 
 /* The function whose OpFunction defines `id`, or NULL. */
 gac_function *lower_function_by_id(const gac_module *m, uint32_t id);
-/* Whether function `fn` is named by an OpEntryPoint. */
-bool lower_is_entry_point(const gac_module *m, uint32_t fn);
 /* The OpFunctionCall of function `fn` if it has exactly one, else NULL
  * (llvm-spirv writes a kernel's body as a function its entry point calls
  * once). */

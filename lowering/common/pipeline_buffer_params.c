@@ -111,7 +111,7 @@ bool pipeline_param_callers(pipeliner *P, buffer_info *bi) {
   unsigned calls = 0;
   uint32_t array_type = 0;
   bi->version_elems = 0;
-  if (lower_is_entry_point(m, fn))
+  if (gac_is_entry_point(m, fn))
     return kernel_argument(P, bi);
   for (gac_operand *u = gac_first_use(m, fn); u; u = u->next_use) {
     gac_inst *call = call_of(u);
@@ -125,7 +125,7 @@ bool pipeline_param_callers(pipeliner *P, buffer_info *bi) {
     if (!var) {
       gac_inst *d = gac_def(m, arg);
       gac_function *caller = gac_inst_function(call);
-      if (d && d->opcode == SpvOpFunctionParameter && caller && lower_is_entry_point(m, caller->def->result_id))
+      if (d && d->opcode == SpvOpFunctionParameter && caller && gac_is_entry_point(m, caller->def->result_id))
         return kernel_argument(P, bi); /* the kernel's body, called by its entry point (llvm-spirv's wrapper) */
       return pipeline_fail(P, call, "Pipeline.Buffers", "the __local pointer %%%u needs %u versions, but this call passes "
                            "something other than the start of a __local array; pass an array declared in the kernel",
@@ -193,7 +193,7 @@ void pipeline_add_param_versions(pipeliner *P, buffer_info *bi) {
   gac_inst_set_id_operand(m, f->def, 3, gac_type_function(m, ftype->words[2], types, nt));
   free(types);
   gac_inst_set_id_operand(m, param, 0, versioned_ptr);
-  gac_builder e = gac_builder_before(m, pipeline_entry_point(f));
+  gac_builder e = gac_builder_before(m, gac_function_after_variables(f));
   uint32_t zero = pipeline_iv_const(P, 0);
   bi->base_ptr = gac_build_ops(&e, SpvOpInBoundsAccessChain, elem_ptr, GAC_NEW_ID, GAC_ID(bi->var), GAC_ID(zero),
                                GAC_ID(zero))->result_id;

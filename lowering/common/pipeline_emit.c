@@ -444,13 +444,6 @@ bool pipeline_find_escapes(pipeliner *P, escape *out, unsigned *num) {
   return true;
 }
 
-gac_inst *pipeline_entry_point(gac_function *f) {
-  gac_inst *first = f->first_block->insts.first->next;
-  while (first && first->opcode == SpvOpVariable)
-    first = first->next;
-  return first;
-}
-
 void pipeline_replace_in_function(gac_module *m, uint32_t old, uint32_t id, const gac_function *g, const gac_inst *keep) {
   for (gac_operand *u = gac_first_use(m, old), *next; u; u = next) {
     next = u->next_use;
@@ -474,7 +467,7 @@ uint32_t pipeline_version_variable(pipeliner *P, gac_inst *var, unsigned version
       uses = gac_inst_function(u->inst) == h;
     if (!uses)
       continue;
-    gac_builder e = gac_builder_before(m, pipeline_entry_point(h));
+    gac_builder e = gac_builder_before(m, gac_function_after_variables(h));
     uint32_t v0 = gac_build_ops(&e, SpvOpInBoundsAccessChain, var->type_id, GAC_NEW_ID, GAC_ID(nv),
                                 GAC_ID(pipeline_iv_const(P, 0)))->result_id;
     pipeline_replace_in_function(m, var->result_id, v0, h, gac_def(m, v0));

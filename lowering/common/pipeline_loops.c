@@ -22,9 +22,10 @@
  * rejected with the reason.
  *
  * This file runs the steps for each annotated loop and is the pass
- * (--pipeline-loops[=warp-specialize][,svg=PATH] and the schedule's
- * options); pipeline_loops_internal.h says which file does what. */
+ * (--pipeline-loops[=...], lowering.h's GAC_PIPELINE_LOOPS_ARGS, and the
+ * schedule's options); pipeline_loops_internal.h says which file does what. */
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -408,25 +409,34 @@ static bool pipeline_loop(gac_module *m, gac_function *f, gac_inst *loop_marker,
   return ok;
 }
 
+/* The grammar of --pipeline-loops=ARG, one word per flag (lowering.h's
+ * GAC_PIPELINE_LOOPS_ARGS spells it for the help text), then svg=FILE. */
+static const struct {
+  const char *word;
+  size_t flag; /* offset of its bool in gac_pipeline_loops_options */
+} pipeline_words[] = {
+    {"no-prune", offsetof(gac_pipeline_loops_options, no_prune)},
+    {"late-waits", offsetof(gac_pipeline_loops_options, late_waits)},           /* each wait just before its reader (the RFC's) */
+    {"wide-copies", offsetof(gac_pipeline_loops_options, wide_copies)},         /* a second body of 16-byte copies */
+    {"warp-specialize", offsetof(gac_pipeline_loops_options, warp_specialize)}, /* a producer warp (sm_90) */
+};
+
 bool gac_pipeline_loops(gac_module *m, const char *arg, gac_diag *diag) {
   gac_pipeline_loops_options o = {0};
   for (const char *a = arg; a && *a;) {
-    size_t len = strcspn(a, ",");
-    if (len == 8 && strncmp(a, "no-prune", 8) == 0)
-      o.no_prune = true;
-    else if (len == 10 && strncmp(a, "late-waits", 10) == 0)
-      o.late_waits = true; /* the RFC's placement: each wait just before its reader */
-    else if (len == 11 && strncmp(a, "wide-copies", 11) == 0)
-      o.wide_copies = true; /* a second body with 16-byte copies (pipeline_wide_copies) */
-    else if (len == 15 && strncmp(a, "warp-specialize", 15) == 0)
-      o.warp_specialize = true; /* a producer warp and consumers (PTX, sm_90) */
-    else if (len > 4 && strncmp(a, "svg=", 4) == 0)
+    size_t len = strcspn(a, ","), w = 0, n = sizeof pipeline_words / sizeof *pipeline_words;
+    while (w < n && (strlen(pipeline_words[w].word) != len || strncmp(a, pipeline_words[w].word, len) != 0))
+      w++;
+    if (w < n) {
+      *(bool *)((char *)&o + pipeline_words[w].flag) = true;
+    } else if (len > 4 && strncmp(a, "svg=", 4) == 0) {
       o.svg = a + 4, o.svg_len = len - 4;
-    else {
+    } else {
+      char words[128] = "";
+      for (w = 0; w < n; w++)
+        snprintf(words + strlen(words), sizeof words - strlen(words), "%s'%s'", w ? ", " : "", pipeline_words[w].word);
       gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "pipeline.option",
-                   "--pipeline-loops takes 'no-prune', 'late-waits', 'wide-copies', 'warp-specialize' and "
-                   "'svg=FILE', not '%.*s'",
-                   (int)len, a);
+                   "--pipeline-loops takes %s and 'svg=FILE', not '%.*s'", words, (int)len, a);
       return false;
     }
     a += len + (a[len] == ',');

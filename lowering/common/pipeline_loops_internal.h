@@ -158,9 +158,6 @@ void pipeline_add_versions(pipeliner *P, buffer_info *bi);
  * every function that used var reaches it through &new[0], made at its
  * entry (*v0_of_f: P->f's, 0 if it has none). Returns the new variable. */
 uint32_t pipeline_version_variable(pipeliner *P, gac_inst *var, unsigned versions, uint32_t *v0_of_f);
-/* Where a function's shared pointers are made: its entry block's first
- * instruction after the variables. */
-gac_inst *pipeline_entry_point(gac_function *f);
 /* Every use of old in function g but keep's takes id instead. */
 void pipeline_replace_in_function(gac_module *m, uint32_t old, uint32_t id, const gac_function *g, const gac_inst *keep);
 /* A versioned __local pointer parameter (pipeline_buffer_params.c): whether

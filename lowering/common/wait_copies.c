@@ -125,7 +125,7 @@ static void add_copy(gac_wait_copies *a, const gac_inst *i) {
  * an entry point, or one that no call in m names. */
 static bool called_from_outside(gac_module *m, const gac_function *f) {
   uint32_t id = f->def->result_id;
-  if (lower_is_entry_point(m, id))
+  if (gac_is_entry_point(m, id))
     return true;
   for (gac_operand *u = gac_first_use(m, id); u; u = u->next_use)
     if (u->inst->opcode == SpvOpFunctionCall && gac_operand_word(u->inst, 2) == id)

@@ -34,6 +34,7 @@
 #include "internal.h"
 #include "lower_util.h"
 #include "lowering.h"
+#include "opencl_lowering.h"
 
 extern const char gac_late_runtime_text[]; /* late/late_runtime.spvasm, embedded */
 
@@ -107,9 +108,7 @@ static uint32_t state_pointer(late *t, const gac_inst *inst) { return state_of(t
 
 /* Where code opening f goes: after its first block's OpVariables. */
 static gac_builder after_variables(gac_module *m, gac_function *f) {
-  gac_inst *at = f->first_block->insts.first->next;
-  while (at && at->opcode == SpvOpVariable)
-    at = at->next;
+  gac_inst *at = gac_function_after_variables(f);
   return at ? gac_builder_before(m, at) : gac_builder_at_end(m, &f->first_block->insts);
 }
 

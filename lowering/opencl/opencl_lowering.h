@@ -25,6 +25,8 @@ bool lower_opencl_arg(const char *arg, opencl_options *o);
 /* --lower-async-copies=opencl... (lower_opencl_target.c); options is an
  * opencl_options (a gac_copy_lowering). */
 bool lower_opencl_copies(gac_module *m, const void *options, gac_diag *diag);
+/* strategy=late, the whole module its own way (lower_late.c; after validation). */
+bool gac_lower_late(gac_module *m, gac_diag *diag);
 /* Every load of the WorkgroupSize builtin clamped to [1, 2^32 - 1], which
  * keeps PoCL 3.1 from a miscompile (pocl_local_size.c says which); returns
  * progress. */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "lowering.h"
+#include "ptx_lowering.h"
 #include "gac/ptx.h"
 #include "bridge.h"
 #include "llvm_library.h"

@@ -181,7 +181,7 @@ void lower_ptx_fences(gac_lowering *L) {
   }
   /* Entry states: a kernel starts clean; a function as clean as every call
    * of it; one never called (from outside, maybe) dirty. */
-  gac_foreach_function(f, m) if (f->first_block && lower_is_entry_point(m, f->def->result_id)) F.entry[f->def->result_id] = 1;
+  gac_foreach_function(f, m) if (f->first_block && gac_is_entry_point(m, f->def->result_id)) F.entry[f->def->result_id] = 1;
   for (bool changed = true; changed;) {
     changed = false;
     gac_foreach_function(f, m) if (f->first_block && F.entry[f->def->result_id]) changed |= flow(&F, f, false);

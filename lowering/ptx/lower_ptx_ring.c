@@ -106,9 +106,7 @@ gac_ptx_ring *lower_ptx_ring_create(gac_lowering *L, gac_function *f, unsigned d
   if (m->version >= 0x00010400)
     gac_add_to_interfaces(m, r->ring);
   /* The counters, at the top of the entry block with its other variables. */
-  gac_inst *first = f->first_block->insts.first->next;
-  while (first && first->opcode == SpvOpVariable)
-    first = first->next;
+  gac_inst *first = gac_function_after_variables(f);
   gac_builder v = gac_builder_before(m, first);
   /* Set by stores, not initialisers: llvm-spirv-15 turns a Function
    * variable with an initialiser into a module-scope global, which on a GPU

@@ -249,9 +249,7 @@ static void named_barrier(gac_lowering *L, gac_builder *b, uint32_t id, uint32_t
 static void init_rings(gac_lowering *L, gac_function *f, const pipe_rings *r, unsigned n, uint32_t producers,
                        uint32_t consumers) {
   gac_module *m = L->m;
-  gac_inst *first = f->first_block->insts.first->next;
-  while (first && first->opcode == SpvOpVariable)
-    first = first->next;
+  gac_inst *first = gac_function_after_variables(f);
   gac_block *pre = gac_inst_block(first);
   gac_block *join = gac_block_split_after(m, first->prev);
   gac_block *init = gac_block_create(m, f, pre);

@@ -25,6 +25,9 @@ static inline ptx_lowering *ptx_state(const gac_lowering *L) { return (ptx_lower
 struct gac_ptx_options;
 bool lower_ptx_arg(const char *arg, struct gac_ptx_options *o);
 bool lower_ptx_copies(gac_module *m, const void *options, gac_diag *diag);
+/* The SPIR-V half of --emit=ptx (lower_ptx_target.c): the options checked,
+ * then gac_gpu_lower_spirv with this target's lowering. */
+bool gac_ptx_lower_spirv(gac_module *m, const struct gac_ptx_options *options, gac_diag *diag);
 
 /* The waits as cp.async groups, and on sm_90 also on the rings
  * (lower_ptx_waits.c). */

@@ -17,7 +17,9 @@
 #include "gac/module.h"
 #include "gac/ptx.h"
 #include "gac/validate.h"
+#include "amdgcn_lowering.h"
 #include "lowering.h"
+#include "ptx_lowering.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
