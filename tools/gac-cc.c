@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "file_io.h"
+#include "gpu_options.h"
 #include "gac/amdgcn.h"
 #include "gac/pass.h"
 #include "gac/ptx.h"
@@ -79,14 +80,11 @@ static bool print_diags(gac_diag *d, const char *source) {
 
 int main(int argc, char **argv) {
   const char *input = NULL, *output = NULL, *std = "-cl-std=CL1.2", *opt = "-O2";
-  const char *emit = "raised", *mcpu = "gfx90a";
+  const char *emit = "raised";
   bool raw = false, m32 = false, pipeline = false, fast_math = false;
-  unsigned sm = 80;
-  bool warp_specialize = false; /* --sm=90,warp-specialize */
-  gac_ptx_abi abi = GAC_PTX_ABI_CUDA; /* --ptx-abi= */
-  bool occupancy = false;             /* --ptx-occupancy */
-  bool cp_async_l1 = false;           /* --ptx-cp-async-l1 */
-  bool keep_tile_loads = false;       /* --ptx-keep-tile-loads */
+  gpu_options gpu = gpu_options_default(); /* --sm, --ptx-*, --mcpu */
+  char why[160];
+  int gpu_parsed;
   char *user[MAX_ARGS];
   unsigned n_user = 0;
   for (int i = 1; i < argc; i++) {
@@ -112,25 +110,9 @@ int main(int argc, char **argv) {
       if (strcmp(emit, "raised") != 0 && strncmp(emit, "lowered", 7) != 0 && strcmp(emit, "ptx") != 0 &&
           strcmp(emit, "amdgcn") != 0 && strcmp(emit, "amdgcn,pingpong") != 0)
         return usage_error("unknown output kind (raised, lowered[=S], ptx, amdgcn): ", a);
-    } else if (strncmp(a, "--sm=", 5) == 0) {
-      warp_specialize = strcmp(a + 5, "90,warp-specialize") == 0;
-      if (strcmp(a + 5, "80") != 0 && strcmp(a + 5, "90") != 0 && !warp_specialize)
-        return usage_error("expected --sm=80, 90 or 90,warp-specialize: ", a);
-      sm = (unsigned)atoi(a + 5);
-    } else if (strcmp(a, "--ptx-occupancy") == 0) {
-      occupancy = true;
-    } else if (strcmp(a, "--ptx-cp-async-l1") == 0) {
-      cp_async_l1 = true;
-    } else if (strcmp(a, "--ptx-keep-tile-loads") == 0) {
-      keep_tile_loads = true;
-    } else if (strncmp(a, "--ptx-abi=", 10) == 0) {
-      if (strcmp(a + 10, "cuda") != 0 && strcmp(a + 10, "opencl") != 0)
-        return usage_error("expected --ptx-abi=cuda or opencl: ", a);
-      abi = strcmp(a + 10, "opencl") == 0 ? GAC_PTX_ABI_OPENCL : GAC_PTX_ABI_CUDA;
-    } else if (strncmp(a, "--mcpu=", 7) == 0) {
-      if (strcmp(a + 7, "gfx90a") != 0 && strcmp(a + 7, "gfx942") != 0)
-        return usage_error("expected --mcpu=gfx90a or gfx942: ", a);
-      mcpu = a + 7;
+    } else if ((gpu_parsed = gpu_option_parse(a, &gpu, why, sizeof why)) != 0) {
+      if (gpu_parsed < 0)
+        return usage_error("", why);
     } else if (strncmp(a, "-cl-std=", 8) == 0) {
       std = a;
     } else if (strncmp(a, "-O", 2) == 0) {
@@ -207,7 +189,7 @@ int main(int argc, char **argv) {
   gac_validate_options vopts = {.core = true, .target_env = -1};
   ok = m && print_diags(&diag, input) && gac_validate(m, &vopts, &diag) && print_diags(&diag, input);
   /* With --sm=90,warp-specialize the PTX step pipelines the loops itself. */
-  if (ok && pipeline && !(warp_specialize && strcmp(emit, "ptx") == 0))
+  if (ok && pipeline && !(gpu.ptx.warp_specialize && strcmp(emit, "ptx") == 0))
     /* PTX asks for the body's wide version (16-byte copies alone, docs/PTX.md). */
     ok = (gac_run_pass(m, "pipeline-loops", strcmp(emit, "ptx") == 0 ? "wide-copies" : NULL, &diag),
           print_diags(&diag, input));
@@ -221,24 +203,20 @@ int main(int argc, char **argv) {
 #ifndef GAC_HAVE_PTX
     fprintf(stderr, "gac-cc: error: built without LLVM 19 (llvm-19-dev); --emit=%s is not available\n", emit);
     ok = false;
-    (void)sm, (void)mcpu, (void)fast_math, (void)warp_specialize, (void)abi;
+    (void)gpu, (void)fast_math;
 #else
     char *code = NULL;
     size_t code_size = 0;
     if (strcmp(emit, "ptx") == 0) {
-      gac_ptx_options popts = {.sm = sm,
-                               .fast_relaxed_math = fast_math,
-                               .warp_specialize = warp_specialize,
-                               .abi = abi,
-                               .tune_occupancy = occupancy,
-                               .cp_async_l1 = cp_async_l1,
-                               .keep_tile_loads = keep_tile_loads};
+      gac_ptx_options popts = gpu.ptx;
+      popts.fast_relaxed_math = fast_math;
       ok = gac_emit_ptx(m, &popts, &code, &code_size, &diag);
     } else {
       size_t len = strlen(output);
       bool hsaco = len > 6 && strcmp(output + len - 6, ".hsaco") == 0;
-      gac_amdgcn_options aopts = {.mcpu = mcpu, .output = hsaco ? GAC_AMDGCN_CODE_OBJECT : GAC_AMDGCN_ASSEMBLY,
-                                  .fast_relaxed_math = fast_math, .pingpong = strcmp(emit, "amdgcn,pingpong") == 0};
+      gac_amdgcn_options aopts = gpu.amdgcn;
+      aopts.output = hsaco ? GAC_AMDGCN_CODE_OBJECT : GAC_AMDGCN_ASSEMBLY;
+      aopts.fast_relaxed_math = fast_math, aopts.pingpong = strcmp(emit, "amdgcn,pingpong") == 0;
       ok = gac_emit_amdgcn(m, &aopts, &code, &code_size, &diag);
     }
     ok = print_diags(&diag, input) && ok && write_file_atomic(output, code, code_size);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "file_io.h"
+#include "gpu_options.h"
 #include "gac/pass.h"
 #include "gac/amdgcn.h"
 #include "gac/ptx.h"
@@ -120,18 +121,14 @@ int main(int argc, char **argv) {
   const char *input = NULL, *output = NULL;
   bool validate = false, print = false, core = true, emit_ptx = false, emit_amdgcn = false, skip_validation = false;
   bool pingpong = false;
-  const char *mcpu = "gfx90a";
-  unsigned sm = 80;
-  bool warp_specialize = false; /* --sm=90,warp-specialize */
-  gac_ptx_abi abi = GAC_PTX_ABI_CUDA; /* --ptx-abi= */
-  bool occupancy = false;             /* --ptx-occupancy */
-  bool cp_async_l1 = false;           /* --ptx-cp-async-l1 */
-  bool keep_tile_loads = false;       /* --ptx-keep-tile-loads */
+  gpu_options gpu = gpu_options_default(); /* --sm, --ptx-*, --mcpu */
   bool fast_math = false;
   int target_env = -1;
   pass_request passes[MAX_PASSES];
   unsigned num_passes = 0;
 
+  char why[160];
+  int gpu_parsed;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
@@ -159,27 +156,11 @@ int main(int argc, char **argv) {
       pingpong = a[13] == ',';
     } else if (strncmp(a, "--emit=", 7) == 0) {
       return usage_error("unknown output kind '%s' (ptx or amdgcn)", a + 7);
-    } else if (strcmp(a, "--ptx-occupancy") == 0) {
-      occupancy = true;
-    } else if (strcmp(a, "--ptx-cp-async-l1") == 0) {
-      cp_async_l1 = true;
-    } else if (strcmp(a, "--ptx-keep-tile-loads") == 0) {
-      keep_tile_loads = true;
-    } else if (strncmp(a, "--ptx-abi=", 10) == 0) {
-      if (strcmp(a + 10, "cuda") != 0 && strcmp(a + 10, "opencl") != 0)
-        return usage_error("--ptx-abi=%s: expected cuda or opencl", a + 10);
-      abi = strcmp(a + 10, "opencl") == 0 ? GAC_PTX_ABI_OPENCL : GAC_PTX_ABI_CUDA;
-    } else if (strncmp(a, "--mcpu=", 7) == 0) {
-      if (strcmp(a + 7, "gfx90a") != 0 && strcmp(a + 7, "gfx942") != 0)
-        return usage_error("--mcpu=%s: expected gfx90a or gfx942", a + 7);
-      mcpu = a + 7;
+    } else if ((gpu_parsed = gpu_option_parse(a, &gpu, why, sizeof why)) != 0) {
+      if (gpu_parsed < 0)
+        return usage_error("%s", why);
     } else if (strcmp(a, "--fast-relaxed-math") == 0) {
       fast_math = true;
-    } else if (strncmp(a, "--sm=", 5) == 0) {
-      warp_specialize = strcmp(a + 5, "90,warp-specialize") == 0;
-      if (strcmp(a + 5, "80") != 0 && strcmp(a + 5, "90") != 0 && !warp_specialize)
-        return usage_error("--sm=%s: expected 80, 90 or 90,warp-specialize", a + 5);
-      sm = (unsigned)atoi(a + 5);
     } else if (strncmp(a, "--target-env=", 13) == 0) {
       target_env = gac_target_env_parse(a + 13);
       if (target_env < 0)
@@ -289,9 +270,8 @@ int main(int argc, char **argv) {
   if (emit_ptx) {
     char *ptx;
     size_t ptx_size;
-    gac_ptx_options popts = {.sm = sm, .fast_relaxed_math = fast_math, .warp_specialize = warp_specialize, .abi = abi,
-                             .tune_occupancy = occupancy, .cp_async_l1 = cp_async_l1,
-                             .keep_tile_loads = keep_tile_loads};
+    gac_ptx_options popts = gpu.ptx;
+    popts.fast_relaxed_math = fast_math;
     ok = gac_emit_ptx(m, &popts, &ptx, &ptx_size, &diag);
     if (!report(&diag, source) || !ok || !write_file_atomic(output, ptx, ptx_size))
       status = EXIT_INVALID;
@@ -303,8 +283,9 @@ int main(int argc, char **argv) {
     size_t code_size;
     size_t len = strlen(output);
     bool hsaco = len > 6 && strcmp(output + len - 6, ".hsaco") == 0;
-    gac_amdgcn_options aopts = {.mcpu = mcpu, .output = hsaco ? GAC_AMDGCN_CODE_OBJECT : GAC_AMDGCN_ASSEMBLY,
-                                .fast_relaxed_math = fast_math, .pingpong = pingpong};
+    gac_amdgcn_options aopts = gpu.amdgcn;
+    aopts.output = hsaco ? GAC_AMDGCN_CODE_OBJECT : GAC_AMDGCN_ASSEMBLY;
+    aopts.fast_relaxed_math = fast_math, aopts.pingpong = pingpong;
     ok = gac_emit_amdgcn(m, &aopts, &code, &code_size, &diag);
     if (!report(&diag, source) || !ok || !write_file_atomic(output, code, code_size))
       status = EXIT_INVALID;
@@ -312,7 +293,7 @@ int main(int argc, char **argv) {
     goto done;
   }
 #endif
-  (void)sm, (void)mcpu;
+  (void)gpu;
 
   uint32_t *words = NULL;
   size_t num_words = 0;
