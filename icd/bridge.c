@@ -159,12 +159,12 @@ static void target_key(const gac_layer_target *t, char *lower_arg, size_t n) {
   if (t->kind == GAC_LAYER_PTX)
     snprintf(lower_arg, n, "ptx,sm=%u,abi=opencl%s%s", t->sm, ptx_occupancy() ? ",occupancy" : "",
              ptx_l1() ? ",l1" : "");
-  else if (strcmp(strategy, "auto") == 0) /* auto lowers for the wrapped device's profile */
-    snprintf(lower_arg, n, "opencl,strategy=auto,device=%s%s%s", t->profile, t->one_unit_loop ? ",units=one" : "",
+  else {
+    bool for_profile = strcmp(strategy, "auto") == 0; /* auto lowers for the wrapped device's profile */
+    snprintf(lower_arg, n, "opencl,strategy=%s%s%s%s%s", strategy, for_profile ? ",device=" : "",
+             for_profile ? t->profile : "", t->one_unit_loop ? ",units=one" : "",
              t->generic_events ? ",events=generic" : "");
-  else
-    snprintf(lower_arg, n, "opencl,strategy=%s%s%s", strategy, t->one_unit_loop ? ",units=one" : "",
-             t->generic_events ? ",events=generic" : "");
+  }
 }
 
 /* m (raised, pipelined, valid) as PTX for NVIDIA's OpenCL driver: gac's PTX

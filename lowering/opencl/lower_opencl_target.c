@@ -38,6 +38,7 @@
  * The default is cooperative: it was faster than lines on PoCL over most
  * shapes of bench/pocl (docs/LOWERING.md), and it is the one that spreads
  * the work on a device whose work-items run in parallel. */
+#include <stddef.h>
 #include <string.h>
 
 #include <spirv/unified1/spirv.h>
@@ -206,14 +207,21 @@ bool lower_opencl_copies(gac_module *m, const void *options, gac_diag *diag) {
 static const struct {
   const char *text;
   int strategy, helpers, device; /* -1: not this option */
+  int flag;                      /* the offset of the bool it sets in opencl_options, or -1 */
 } options[] = {
-    {"strategy=lines", OPENCL_LINES, -1, -1},         {"strategy=cooperative", OPENCL_COOPERATIVE, -1, -1},
-    {"strategy=serial", OPENCL_SERIAL, -1, -1},       {"strategy=late", OPENCL_LATE, -1, -1},
-    {"strategy=leader", OPENCL_LEADER, -1, -1},       {"strategy=auto", OPENCL_AUTO, -1, -1},
-    {"device=pocl-cpu", -1, -1, COPY_DEVICE_POCL_CPU}, {"device=gpu", -1, -1, COPY_DEVICE_GPU},
-    {"helpers=auto", -1, COPY_HELPERS_AUTO, -1},      {"helpers=always", -1, COPY_HELPERS_ALWAYS, -1},
-    {"helpers=never", -1, COPY_HELPERS_NEVER, -1},    {"units=one", -1, -1, -1},
-    {"events=generic", -1, -1, -1},
+    {"strategy=lines", OPENCL_LINES, -1, -1, -1},
+    {"strategy=cooperative", OPENCL_COOPERATIVE, -1, -1, -1},
+    {"strategy=serial", OPENCL_SERIAL, -1, -1, -1},
+    {"strategy=late", OPENCL_LATE, -1, -1, -1},
+    {"strategy=leader", OPENCL_LEADER, -1, -1, -1},
+    {"strategy=auto", OPENCL_AUTO, -1, -1, -1},
+    {"device=pocl-cpu", -1, -1, COPY_DEVICE_POCL_CPU, -1},
+    {"device=gpu", -1, -1, COPY_DEVICE_GPU, -1},
+    {"helpers=auto", -1, COPY_HELPERS_AUTO, -1, -1},
+    {"helpers=always", -1, COPY_HELPERS_ALWAYS, -1, -1},
+    {"helpers=never", -1, COPY_HELPERS_NEVER, -1, -1},
+    {"units=one", -1, -1, -1, offsetof(opencl_options, one_unit_loop)},
+    {"events=generic", -1, -1, -1, offsetof(opencl_options, generic_events)},
 };
 
 bool lower_opencl_arg(const char *arg, opencl_options *o) {
@@ -233,10 +241,8 @@ bool lower_opencl_arg(const char *arg, opencl_options *o) {
       o->helpers = (copy_helper_mode)options[i].helpers;
     if (ok && options[i].device >= 0)
       o->device = (copy_device)options[i].device;
-    if (ok && strcmp(options[i].text, "units=one") == 0)
-      o->one_unit_loop = true;
-    if (ok && strcmp(options[i].text, "events=generic") == 0)
-      o->generic_events = true;
+    if (ok && options[i].flag >= 0)
+      *(bool *)((char *)o + options[i].flag) = true;
     rest += len;
   }
   return ok;
