@@ -9,10 +9,10 @@ bool gac_lower_async_copies(gac_module *m, const char *arg, gac_diag *diag);
 bool gac_collapse_async_copies(gac_module *m, const char *arg, gac_diag *diag);
 bool gac_lower_async_queues(gac_module *m, const char *arg, gac_diag *diag);
 bool gac_pipeline_loops(gac_module *m, const char *arg, gac_diag *diag);
-/* --pipeline-loops' argument (common/pipeline_loops.c parses it): any of
+/* --pipeline-loops' argument (pipeline/pipeline_loops.c parses it): any of
  * these words, comma-separated. */
 #define GAC_PIPELINE_LOOPS_ARGS "[=no-prune,late-waits,wide-copies,warp-specialize,svg=FILE]"
-/* --pipeline-loops with its options typed (common/pipeline_loops.c), as the
+/* --pipeline-loops with its options typed (pipeline/pipeline_loops.c), as the
  * pass calls it once ARG is parsed, and the GPU paths for their loops. */
 typedef struct gac_pipeline_loops_options {
   bool no_prune, late_waits, warp_specialize, wide_copies;

@@ -63,7 +63,7 @@ kernel REQD void matmul128(global const float *A, global const float *B, global 
 /* The loop in a helper that clang keeps a function (two kernels call it),
  * its tiles __local pointers to each kernel's arrays, as CLBlast's Xgemm
  * is written: the pipeliner makes their versions in the kernels' arrays
- * (lowering/common/pipeline_buffer_params.c). Only in the programs
+ * (lowering/pipeline/pipeline_versions.c). Only in the programs
  * pipelined-helper-*: gac-isa-check does not follow calls (so not on the
  * AMDGCN path's checked list), and the other programs' wait mutants
  * (tests/late/pipelined_mutants.sh) stay those of the kernels' own loops. */

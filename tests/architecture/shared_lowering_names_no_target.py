@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """The shared lowering names no target (docs/ARCHITECTURE.md).
 
-lowering/common/ is what every target shares: it asks the target interface
-(lowering/common/lower_target.h), and each target (lowering/opencl/, ptx/,
-amdgcn/) answers from its own folder, as LLVM's lib/Transforms never
-includes lib/Target and Mesa's nir/ never includes src/amd. So no source
-of lowering/common/, nor a header of lowering/ itself that one includes
+lowering/common/ (and the pipeliner, lowering/pipeline/) is what every
+target shares: it asks the target interface (lowering/common/lower_target.h),
+and each target (lowering/opencl/, ptx/, amdgcn/) answers from its own
+folder, as LLVM's lib/Transforms never includes lib/Target and Mesa's nir/
+never includes src/amd. So no source of lowering/common/ or
+lowering/pipeline/, nor a header of lowering/ itself that one includes
 (lowering.h), may include a target's header (one of those folders', or
 gac/ptx.h, gac/amdgcn.h), nor name a target in an identifier. Comments
 and string literals (diagnostics may name a target for the user) do not
@@ -64,7 +65,7 @@ def strip_comments_and_strings(text):
 
 def main():
     root = sys.argv[1]
-    shared = os.path.join(root, "lowering", "common")
+    shared_folders = ("common", "pipeline")
     target_headers = set()
     for t in TARGETS:
         for name in os.listdir(os.path.join(root, "lowering", t)):
@@ -73,8 +74,8 @@ def main():
     # What the shared lowering sees: its own files, and the headers of
     # lowering/ itself (lowering.h, ...) that they include, which could
     # otherwise declare a target's entry points for them.
-    files = [(f"lowering/common/{n}", os.path.join(shared, n)) for n in sorted(os.listdir(shared))
-             if n.endswith((".c", ".h"))]
+    files = [(f"lowering/{d}/{n}", os.path.join(root, "lowering", d, n)) for d in shared_folders
+             for n in sorted(os.listdir(os.path.join(root, "lowering", d))) if n.endswith((".c", ".h"))]
     included = set()
     for _, path in files:
         for line in open(path, encoding="utf-8"):
@@ -99,7 +100,7 @@ def main():
                     offences.append(f"{name}:{k}: names a target: {ident}")
     for o in offences:
         print(o)
-    print(f"{len(offences)} offences in lowering/common/")
+    print(f"{len(offences)} offences in lowering/common/ and lowering/pipeline/")
     return 1 if offences else 0
 
 

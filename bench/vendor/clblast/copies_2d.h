@@ -9,7 +9,7 @@
  * copies are the async stage 0, the rest of the loop body stage
  * GAC_STAGES - 1 (default 2 stages). The loop is in XgemmBody, whose tiles
  * are __local pointers to the kernel's arrays: the pipeliner makes their
- * versions in the kernel (lowering/common/pipeline_buffer_params.c). */
+ * versions in the kernel (lowering/pipeline/pipeline_versions.c). */
 #ifndef GAC_STAGES
 #define GAC_STAGES 2
 #endif

@@ -90,7 +90,7 @@ void gac_pipe_schedule_free(gac_pipe_schedule *s);
 /* A step as text, e.g. "s0 commit(0) wait(0,1) s1", for remarks and tests. */
 void gac_pipe_step_format(const gac_pipe_step *step, char *buf, size_t size);
 
-/* The schedule as an SVG picture (lowering/common/pipeline_svg.c). */
+/* The schedule as an SVG picture (lowering/pipeline/pipeline_svg.c). */
 void gac_pipe_schedule_svg(const gac_pipe_schedule *s, const gac_pipe_statement *stmts, FILE *out,
                            const char *title);
 

@@ -3,11 +3,16 @@
  * loop and its counter are recognised (pipeline_loop_shape.c); the loop's
  * body is cut into statements at the markers, the values that cross them
  * are checked and the Workgroup buffers they use found
- * (pipeline_statements.c); the schedule (pipeline_schedule.c) is emitted
+ * (pipeline_statements.c); the buffers get their versions
+ * (pipeline_versions.c); the schedule (pipeline_schedule.c) is emitted
  * as prologue, body and epilogue (pipeline_emit.c), or as a producer warp
  * and its consumers (pipeline_warp_specialize.c); remarks say what the
  * pipeline costs and where it may not pay (pipeline_remarks.c);
- * pipeline_loops.c runs the steps and is the pass. */
+ * pipeline_loops.c runs the steps and is the pass. Calls run one way:
+ * the pass calls every step; warp-specialised emission calls emission;
+ * emission, the statements and the loop shape; the statements, the
+ * versions; every file, pipeline_base.c, which calls none of them
+ * (tests/architecture/lowering_has_no_circle.py). */
 #ifndef GAC_PIPELINE_LOOPS_INTERNAL_H
 #define GAC_PIPELINE_LOOPS_INTERNAL_H
 
@@ -30,7 +35,7 @@ typedef struct stmt_info {
 typedef struct buffer_info {
   uint32_t var, base_ptr; /* the Workgroup variable; its [0] version, made at the function entry */
   unsigned versions;
-  uint64_t version_elems; /* var a helper's __local pointer: elements a version (pipeline_buffer_params.c) */
+  uint64_t version_elems; /* var a helper's __local pointer: elements a version (pipeline_versions.c) */
   int writer;
   uint64_t users;        /* statements using it */
   uint64_t copy_readers; /* statements whose copies read it */
@@ -106,12 +111,15 @@ typedef struct ws_plan {
   unsigned num_escapes;
 } ws_plan;
 
-/* Shared helpers (pipeline_loops.c). An error that the loop cannot be
+/* Shared helpers (pipeline_base.c). An error that the loop cannot be
  * pipelined, and why; false. */
 bool pipeline_fail(pipeliner *P, const gac_inst *at, const char *rule, const char *fmt, ...) GAC_PRINTF(4, 5);
 uint32_t pipeline_marker_word(const gac_module *m, const gac_inst *i, unsigned w);
 gac_block *pipeline_block_at(const pipeliner *P, unsigned index);
 unsigned pipeline_block_index(const pipeliner *P, const gac_inst *i);
+/* A constant of the counter's type; op applied to two values of it. */
+uint32_t pipeline_iv_const(pipeliner *P, uint64_t v);
+uint32_t pipeline_op2(pipeliner *P, gac_builder *b, uint16_t op, uint32_t x, uint32_t y);
 
 /* The loop and its counter (pipeline_loop_shape.c). */
 bool pipeline_find_loop(pipeliner *P);
@@ -142,9 +150,23 @@ bool pipeline_writes(const pipeliner *P, const gac_inst *i, unsigned operand);
 bool pipeline_find_buffers(pipeliner *P);
 bool pipeline_find_async(pipeliner *P);
 
+/* Versions of the buffers (pipeline_versions.c): bi's buffer as bi->versions
+ * of itself (a kernel's array widened in place, a helper's parameter in its
+ * callers' arrays). */
+void pipeline_add_versions(pipeliner *P, buffer_info *bi);
+/* The Workgroup variable var as one of [versions x its type], in its place:
+ * every function that used var reaches it through &new[0], made at its
+ * entry (*v0_of_f: P->f's, 0 if it has none). Returns the new variable. */
+uint32_t pipeline_version_variable(pipeliner *P, gac_inst *var, unsigned versions, uint32_t *v0_of_f);
+/* Every use of old in function g but keep's takes id instead. */
+void pipeline_replace_in_function(gac_module *m, uint32_t old, uint32_t id, const gac_function *g, const gac_inst *keep);
+/* A versioned __local pointer parameter: whether every call passes an array
+ * whose length can grow (else a diagnostic), and the callers' arrays made
+ * versions times as long. */
+bool pipeline_param_callers(pipeliner *P, buffer_info *bi);
+void pipeline_add_param_versions(pipeliner *P, buffer_info *bi);
+
 /* Emission of the schedule (pipeline_emit.c). */
-uint32_t pipeline_iv_const(pipeliner *P, uint64_t v);
-uint32_t pipeline_op2(pipeliner *P, gac_builder *b, uint16_t op, uint32_t x, uint32_t y);
 uint32_t pipeline_emit_instance(pipeliner *P, gac_block **cur, unsigned s, uint32_t j, uint32_t *carried_vals,
                                 uint32_t chain, bool commits, uint32_t guard);
 uint32_t pipeline_trip_count(pipeliner *P, gac_builder *b);
@@ -153,18 +175,6 @@ uint32_t pipeline_trip_count(pipeliner *P, gac_builder *b);
  * can be (P->wide: those that can). */
 uint32_t pipeline_wide_copies(pipeliner *P, gac_builder *b);
 bool pipeline_find_escapes(pipeliner *P, escape *out, unsigned *num);
-void pipeline_add_versions(pipeliner *P, buffer_info *bi);
-/* The Workgroup variable var as one of [versions x its type], in its place:
- * every function that used var reaches it through &new[0], made at its
- * entry (*v0_of_f: P->f's, 0 if it has none). Returns the new variable. */
-uint32_t pipeline_version_variable(pipeliner *P, gac_inst *var, unsigned versions, uint32_t *v0_of_f);
-/* Every use of old in function g but keep's takes id instead. */
-void pipeline_replace_in_function(gac_module *m, uint32_t old, uint32_t id, const gac_function *g, const gac_inst *keep);
-/* A versioned __local pointer parameter (pipeline_buffer_params.c): whether
- * every call passes an array whose length can grow (else a diagnostic),
- * and the callers' arrays made versions times as long. */
-bool pipeline_param_callers(pipeliner *P, buffer_info *bi);
-void pipeline_add_param_versions(pipeliner *P, buffer_info *bi);
 void pipeline_emit_step(pipeliner *P, gac_block **cur, const gac_pipe_step *step, uint32_t t, uint32_t *vals,
                         uint32_t (*last_in)[MAX_CARRIED], const step_guard *g);
 gac_block *pipeline_enter_new_code(pipeliner *P);

@@ -16,7 +16,7 @@
  * replaced by its iteration and every multi-buffered Workgroup array indexed
  * by its version (iteration mod versions). An async statement's wait becomes
  * an AsyncCommit of its event; the statements that read what it copied wait
- * first with the count lowering/common/pipeline_schedule.c derives. Values computed
+ * first with the count lowering/pipeline/pipeline_schedule.c derives. Values computed
  * purely from invariants and the counter are recomputed where a statement
  * needs them; anything else that would cross statements outside memory is
  * rejected with the reason.
@@ -44,28 +44,6 @@
 #include "pipeline_loops_internal.h"
 #include "pipeline_schedule.h"
 
-bool pipeline_fail(pipeliner *P, const gac_inst *at, const char *rule, const char *fmt, ...) {
-  char text[600];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(text, sizeof text, fmt, ap);
-  va_end(ap);
-  gac_diag_add(P->diag, GAC_ERROR, at ? at->offset : GAC_NO_OFFSET, at ? at->result_id : 0, rule,
-               "cannot pipeline the loop: %s", text);
-  return false;
-}
-
-uint32_t pipeline_marker_word(const gac_module *m, const gac_inst *i, unsigned w) {
-  return gac_def(m, i->words[w])->words[3]; /* validated: a 32-bit OpConstant */
-}
-
-gac_block *pipeline_block_at(const pipeliner *P, unsigned index) { return P->cfg.blocks[index]; }
-
-unsigned pipeline_block_index(const pipeliner *P, const gac_inst *i) {
-  return (unsigned)gac_cfg_index_of_block(&P->cfg, gac_inst_block(i));
-}
-
-/* CUDA devices give a kernel at most this much static shared memory. */
 
 typedef struct pass_options {
   gac_pipe_options schedule;

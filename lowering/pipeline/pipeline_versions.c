@@ -1,8 +1,8 @@
-/* Versions of a helper's __local pointer parameter.
+/* Versions of the pipelined loop's Workgroup buffers (pipeline_add_versions).
  *
  * A pipelined loop's local tiles need one version per stage in flight
  * (pipeline_find_buffers). A Workgroup array declared in the kernel gets
- * them by widening: [V x T] in place of T (pipeline_add_versions). Kernels
+ * them by widening: [V x T] in place of T (pipeline_version_variable). Kernels
  * written like CLBlast's Xgemm declare the tiles in the kernel and hand
  * them to a helper function that holds the loop:
  *
@@ -198,4 +198,50 @@ void pipeline_add_param_versions(pipeliner *P, buffer_info *bi) {
   bi->base_ptr = gac_build_ops(&e, SpvOpInBoundsAccessChain, elem_ptr, GAC_NEW_ID, GAC_ID(bi->var), GAC_ID(zero),
                                GAC_ID(zero))->result_id;
   pipeline_replace_in_function(m, bi->var, bi->base_ptr, f, gac_def(m, bi->base_ptr));
+}
+
+void pipeline_replace_in_function(gac_module *m, uint32_t old, uint32_t id, const gac_function *g, const gac_inst *keep) {
+  for (gac_operand *u = gac_first_use(m, old), *next; u; u = next) {
+    next = u->next_use;
+    if (gac_inst_function(u->inst) == g && u->inst != keep)
+      gac_inst_set_id_operand(m, u->inst, (unsigned)(u - u->inst->operands), id);
+  }
+}
+
+uint32_t pipeline_version_variable(pipeliner *P, gac_inst *var, unsigned versions, uint32_t *v0_of_f) {
+  gac_module *m = P->m;
+  uint32_t elem = gac_def(m, var->type_id)->words[3];
+  uint32_t array = gac_type_array(m, elem, gac_constant_int(m, gac_type_int(m, 32, 0), versions));
+  uint32_t array_ptr = gac_type_pointer(m, SpvStorageClassWorkgroup, array);
+  gac_builder g = gac_builder_at_end(m, &m->sections[GAC_SECTION_GLOBAL]); /* after its new types */
+  uint32_t nv = gac_build_ops(&g, SpvOpVariable, array_ptr, GAC_NEW_ID, GAC_LIT(SpvStorageClassWorkgroup))->result_id;
+  if (v0_of_f)
+    *v0_of_f = 0;
+  gac_foreach_function(h, m) {
+    bool uses = false;
+    for (gac_operand *u = gac_first_use(m, var->result_id); u && !uses; u = u->next_use)
+      uses = gac_inst_function(u->inst) == h;
+    if (!uses)
+      continue;
+    gac_builder e = gac_builder_before(m, gac_function_after_variables(h));
+    uint32_t v0 = gac_build_ops(&e, SpvOpInBoundsAccessChain, var->type_id, GAC_NEW_ID, GAC_ID(nv),
+                                GAC_ID(pipeline_iv_const(P, 0)))->result_id;
+    pipeline_replace_in_function(m, var->result_id, v0, h, gac_def(m, v0));
+    if (h == P->f && v0_of_f)
+      *v0_of_f = v0;
+  }
+  gac_replace_all_uses(m, var->result_id, nv); /* names, decorations, interfaces */
+  gac_inst_remove(m, var);
+  return nv;
+}
+
+/* A Workgroup array with versions: [V x T] in place of T, every use in the
+ * function through a pointer to version 0 made at the entry; instances
+ * index their own version instead. */
+void pipeline_add_versions(pipeliner *P, buffer_info *bi) {
+  gac_inst *var = gac_def(P->m, bi->var);
+  if (var->opcode == SpvOpFunctionParameter)
+    pipeline_add_param_versions(P, bi);
+  else
+    bi->var = pipeline_version_variable(P, var, bi->versions, &bi->base_ptr);
 }
