@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "gac/pass.h"
+#include "gac/pipeline.h"
 #include "gac/ptx.h"
 #include "gac/validate.h"
 #include "layer.h"
@@ -167,6 +168,26 @@ static void target_key(const gac_layer_target *t, char *lower_arg, size_t n) {
   }
 }
 
+/* The PTX options of NVIDIA's route: the device's sm, NVIDIA's OpenCL ABI,
+ * and the two environment switches above. */
+static gac_ptx_options nvidia_ptx_options(const gac_layer_target *t) {
+  return (gac_ptx_options){
+      .sm = t->sm, .abi = GAC_PTX_ABI_OPENCL, .tune_occupancy = ptx_occupancy(), .cp_async_l1 = ptx_l1()};
+}
+
+/* --pipeline-loops with what the target asks of pipelined loops: PTX's
+ * (gac_ptx_pipeline_wants); the OpenCL target asks nothing. True when the
+ * pass reported no error. */
+static bool pipeline_loops(gac_module *m, const gac_layer_target *t, gac_diag *d) {
+  gac_pipeline_loops_options po = {0};
+  if (t->kind == GAC_LAYER_PTX) {
+    gac_ptx_options o = nvidia_ptx_options(t);
+    gac_ptx_pipeline_wants(&o, &po);
+  }
+  gac_pipeline_loops_with(m, &po, d);
+  return gac_pass_succeeded(m, "pipeline-loops", d);
+}
+
 /* m (raised, pipelined, valid) as PTX for NVIDIA's OpenCL driver: gac's PTX
  * path lowers the copies itself. The text with its NUL, as the driver
  * takes PTX. */
@@ -183,8 +204,7 @@ static bool emit_nvidia_ptx(gac_module *m, const gac_layer_target *t, unsigned c
   }
   gac_diag d;
   gac_diag_init(&d);
-  gac_ptx_options o = {
-      .sm = t->sm, .abi = GAC_PTX_ABI_OPENCL, .tune_occupancy = ptx_occupancy(), .cp_async_l1 = ptx_l1()};
+  gac_ptx_options o = nvidia_ptx_options(t);
   char *ptx = NULL;
   size_t size = 0;
   bool ok = gac_emit_ptx(m, &o, &ptx, &size, &d);
@@ -240,9 +260,8 @@ bool gac_bridge_il(const void *il, size_t size, const gac_layer_target *t, unsig
   /* OpenCL C 2.0/3.0 hands builtins generic pointers PoCL 3.1 has no overloads for. */
   else if (!gac_run_pass(m, "specialize-generic-pointers", NULL, &d) ||
            !gac_run_pass(m, "raise-async-copies", NULL, &d) ||
-           /* PTX asks for the body's wide version (docs/PTX.md); the lowering
-            * runs loops the pipeliner did not see as written. */
-           (!t->loops_as_written && !gac_run_pass(m, "pipeline-loops", opencl ? NULL : "wide-copies", &d)) ||
+           /* The lowering runs loops the pipeliner did not see as written. */
+           (!t->loops_as_written && !pipeline_loops(m, t, &d)) ||
            (opencl && !gac_run_pass(m, "lower-async-copies", lower_arg, &d)))
     *log = diag_text(&d, "gac layer: lowering failed:");
   else if (!gac_validate(m, &vopts, &d))

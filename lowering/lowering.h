@@ -3,23 +3,14 @@
 #define GAC_LOWERING_H
 
 #include "gac/module.h"
+#include "gac/pipeline.h"
 
 bool gac_raise_async_copies(gac_module *m, const char *arg, gac_diag *diag);
 bool gac_lower_async_copies(gac_module *m, const char *arg, gac_diag *diag);
 bool gac_collapse_async_copies(gac_module *m, const char *arg, gac_diag *diag);
 bool gac_lower_async_queues(gac_module *m, const char *arg, gac_diag *diag);
 bool gac_pipeline_loops(gac_module *m, const char *arg, gac_diag *diag);
-/* --pipeline-loops' argument (pipeline/pipeline_loops.c parses it): any of
- * these words, comma-separated. */
-#define GAC_PIPELINE_LOOPS_ARGS "[=no-prune,late-waits,wide-copies,warp-specialize,svg=FILE]"
-/* --pipeline-loops with its options typed (pipeline/pipeline_loops.c), as the
- * pass calls it once ARG is parsed, and the GPU paths for their loops. */
-typedef struct gac_pipeline_loops_options {
-  bool no_prune, late_waits, warp_specialize, wide_copies;
-  const char *svg; /* where to draw the schedules (svg_len bytes), or NULL */
-  size_t svg_len;
-} gac_pipeline_loops_options;
-bool gac_pipeline_loops_with(gac_module *m, const gac_pipeline_loops_options *options, gac_diag *diag);
+/* --pipeline-loops' grammar and its typed options: gac/pipeline.h. */
 
 /* A target's copy lowering, called with its typed options (the PTX
  * target's: gac_ptx_options; AMDGCN's: gac_amdgcn_options), as the pass

@@ -190,8 +190,12 @@ int main(int argc, char **argv) {
   ok = m && print_diags(&diag, input) && gac_validate(m, &vopts, &diag) && print_diags(&diag, input);
   /* With --sm=90,warp-specialize the PTX step pipelines the loops itself. */
   if (ok && pipeline && !(gpu.ptx.warp_specialize && strcmp(emit, "ptx") == 0))
-    /* PTX asks for the body's wide version (16-byte copies alone, docs/PTX.md). */
-    ok = (gac_run_pass(m, "pipeline-loops", strcmp(emit, "ptx") == 0 ? "wide-copies" : NULL, &diag),
+    /* With what the target of --emit asks of pipelined loops (gac/pipeline.h). */
+    ok = (gpu_pipeline_loops(m, NULL, &gpu,
+                             strcmp(emit, "ptx") == 0      ? GPU_EMIT_PTX
+                             : strncmp(emit, "amdgcn", 6) == 0 ? GPU_EMIT_AMDGCN
+                                                           : GPU_EMIT_NONE,
+                             &diag),
           print_diags(&diag, input));
   if (ok && strncmp(emit, "lowered", 7) == 0) {
     char arg[64];

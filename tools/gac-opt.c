@@ -104,10 +104,14 @@ static bool report(gac_diag *d, const char *source) {
 }
 
 /* Runs one pass; with vopts, validates after it, as NIR does between passes:
- * a pass must leave a valid module. */
-static bool run_pass(gac_module *m, const pass_request *p, const gac_validate_options *vopts, gac_diag *diag,
-                     const char *source) {
-  gac_run_pass(m, p->pass->name, p->arg, diag);
+ * a pass must leave a valid module. --pipeline-loops before --emit takes
+ * what the target asks of it too (gpu_pipeline_loops). */
+static bool run_pass(gac_module *m, const pass_request *p, const gpu_options *gpu, gpu_emit emit,
+                     const gac_validate_options *vopts, gac_diag *diag, const char *source) {
+  if (strcmp(p->pass->name, "pipeline-loops") == 0)
+    gpu_pipeline_loops(m, p->arg, gpu, emit, diag);
+  else
+    gac_run_pass(m, p->pass->name, p->arg, diag);
   if (!report(diag, source))
     return false;
   if (vopts && !(gac_validate(m, vopts, diag), report(diag, source))) {
@@ -228,23 +232,14 @@ int main(int argc, char **argv) {
    * (--sort-blocks fixes block order only) or a plain round trip must not
    * write an invalid module either. Only --print alone (a disassembler)
    * shows an invalid module as it is. */
-  /* PTX asks --pipeline-loops for the body's wide version (16-byte copies
-   * alone where the copies' alignment allows, docs/PTX.md). */
-  static char pipeline_args[MAX_PASSES][256];
-  for (unsigned i = 0; emit_ptx && i < num_passes; i++) {
-    if (strcmp(passes[i].pass->name, "pipeline-loops") != 0)
-      continue;
-    const char *arg = passes[i].arg;
-    snprintf(pipeline_args[i], sizeof pipeline_args[i], "%s%swide-copies", arg ? arg : "", arg && *arg ? "," : "");
-    passes[i].arg = pipeline_args[i];
-  }
+  gpu_emit target = emit_ptx ? GPU_EMIT_PTX : emit_amdgcn ? GPU_EMIT_AMDGCN : GPU_EMIT_NONE;
   unsigned repairs = 0;
   while (repairs < num_passes && passes[repairs].pass->repairs)
     repairs++;
   bool validate_input = validate || (!skip_validation && (num_passes > 0 || emit || output));
   bool ok = true;
   for (unsigned i = 0; ok && i < repairs; i++)
-    ok = run_pass(m, &passes[i], NULL, &diag, source);
+    ok = run_pass(m, &passes[i], &gpu, target, NULL, &diag, source);
   if (ok && validate_input && !(gac_validate(m, &vopts, &diag), report(&diag, source))) {
     if (!validate || repairs) /* not asked for: say why and how to go on */
       fprintf(stderr, "%s: error: the input is invalid%s (--skip-validation %s anyway)\n", source,
@@ -252,7 +247,7 @@ int main(int argc, char **argv) {
     ok = false;
   }
   for (unsigned i = repairs; ok && i < num_passes; i++)
-    ok = run_pass(m, &passes[i], validate ? &vopts : NULL, &diag, source);
+    ok = run_pass(m, &passes[i], &gpu, target, validate ? &vopts : NULL, &diag, source);
   /* What the passes wrote is validated too (without --validate, once at the
    * end): never an invalid module with exit 0, whatever a pass got wrong. */
   if (ok && validate_input && !validate && num_passes > repairs &&

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "gac/pass.h"
+
 gpu_options gpu_options_default(void) {
   return (gpu_options){.ptx = {.sm = 80, .abi = GAC_PTX_ABI_CUDA}, .amdgcn = {.mcpu = "gfx90a"}};
 }
@@ -55,4 +57,16 @@ int gpu_option_parse(const char *arg, gpu_options *o, char *why, size_t why_len)
     return 1;
   }
   return 0;
+}
+
+bool gpu_pipeline_loops(gac_module *m, const char *arg, const gpu_options *o, gpu_emit emit, gac_diag *diag) {
+  gac_pipeline_loops_options po;
+  if (!gac_pipeline_loops_parse(arg, &po, diag))
+    return false;
+  if (emit == GPU_EMIT_PTX)
+    gac_ptx_pipeline_wants(&o->ptx, &po);
+  else if (emit == GPU_EMIT_AMDGCN)
+    gac_amdgcn_pipeline_wants(&o->amdgcn, &po);
+  gac_pipeline_loops_with(m, &po, diag);
+  return gac_pass_succeeded(m, "pipeline-loops", diag);
 }

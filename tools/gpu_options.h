@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "gac/amdgcn.h"
+#include "gac/pipeline.h"
 #include "gac/ptx.h"
 
 typedef struct gpu_options {
@@ -21,5 +22,12 @@ gpu_options gpu_options_default(void);
  * them, *o unchanged), or -1 with the reason in why ("--sm=70: expected
  * 80, 90 or 90,warp-specialize"). */
 int gpu_option_parse(const char *arg, gpu_options *o, char *why, size_t why_len);
+
+/* What --emit writes: no GPU code, PTX or AMDGCN. */
+typedef enum gpu_emit { GPU_EMIT_NONE, GPU_EMIT_PTX, GPU_EMIT_AMDGCN } gpu_emit;
+/* --pipeline-loops=ARG (NULL: no word) before --emit: the user's words,
+ * and what the target asks of pipelined loops (gac_ptx_pipeline_wants,
+ * gac_amdgcn_pipeline_wants); true when the pass reported no error. */
+bool gpu_pipeline_loops(gac_module *m, const char *arg, const gpu_options *o, gpu_emit emit, gac_diag *diag);
 
 #endif

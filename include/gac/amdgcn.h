@@ -22,6 +22,12 @@ typedef struct gac_amdgcn_options {
   bool pingpong;          /* ping-pong the pipelined loops that allow it (docs/AMDGCN.md) */
 } gac_amdgcn_options;
 
+/* What the AMDGCN target asks of --pipeline-loops before it
+ * (gac/pipeline.h), added to o: the 64 KiB of LDS a work-group of gfx90a
+ * and gfx942 may take, past which the pipeliner warns. */
+struct gac_pipeline_loops_options;
+void gac_amdgcn_pipeline_wants(const gac_amdgcn_options *options, struct gac_pipeline_loops_options *o);
+
 /* Validates m, lowers its copies and queues for AMDGCN (m is changed),
  * bridges it to LLVM and emits the output. On success *out is a malloc'd
  * buffer of *size bytes (NUL-terminated for assembly); on failure false,

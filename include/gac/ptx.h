@@ -67,6 +67,13 @@ typedef struct gac_ptx_options {
                              barrier stay as written rather than become cp.async (docs/PTX.md) */
 } gac_ptx_options;
 
+/* What the PTX target asks of --pipeline-loops before it (gac/pipeline.h),
+ * added to o: the pipelined body's copies in 16-byte elements where aligned
+ * (one cp.async unit path, docs/PTX.md), and the 48 KiB of static shared
+ * memory a CUDA kernel may take, past which the pipeliner warns. */
+struct gac_pipeline_loops_options;
+void gac_ptx_pipeline_wants(const gac_ptx_options *options, struct gac_pipeline_loops_options *o);
+
 /* Validates m, lowers its copies and queues for PTX (m is changed), bridges
  * it to LLVM and emits PTX with LLVM's NVPTX backend. On success *ptx is a
  * NUL-terminated malloc'd module of *size bytes; on failure false, with

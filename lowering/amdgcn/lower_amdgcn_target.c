@@ -44,6 +44,12 @@ bool lower_amdgcn_arg(const char *arg, gac_amdgcn_options *o) {
   return false;
 }
 
+void gac_amdgcn_pipeline_wants(const gac_amdgcn_options *options, gac_pipeline_loops_options *o) {
+  (void)options; /* gfx90a and gfx942 alike */
+  o->local_memory_limit = 64 * 1024;
+  o->local_memory_limit_is = "an AMD GPU gives a work-group's LDS: its code object cannot be launched";
+}
+
 bool gac_amdgcn_lower_spirv(gac_module *m, const gac_amdgcn_options *options, gac_diag *diag) {
   if (!options->mcpu || (strcmp(options->mcpu, "gfx90a") != 0 && strcmp(options->mcpu, "gfx942") != 0)) {
     gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "amdgcn.mcpu",

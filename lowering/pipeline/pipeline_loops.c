@@ -52,6 +52,8 @@ typedef struct pass_options {
   unsigned loops;  /* loops pipelined so far */
   bool warp_specialize;
   bool wide_copies; /* a second body issuing copies in 16-byte elements (pipeline_wide_copies) */
+  uint64_t local_memory_limit; /* the target's (pipeline_say_local_memory) */
+  const char *local_memory_limit_is;
 } pass_options;
 
 /* The picture of a loop's schedule, written whole or not at all: the first
@@ -221,6 +223,7 @@ static bool pipeline_loop(gac_module *m, gac_function *f, gac_inst *loop_marker,
   size_t first_diag = diag->count;
   pipeliner *P = calloc(1, sizeof *P);
   P->m = m, P->f = f, P->diag = diag, P->loop_marker = loop_marker;
+  P->local_memory_limit = po->local_memory_limit, P->local_memory_limit_is = po->local_memory_limit_is;
   gac_lowering_init(&P->L, m);
   P->async_mask = pipeline_marker_word(m, loop_marker, GAC_PIPELINE_ASYNC_STAGES_WORD);
   pipeline_split_at_markers(P);
@@ -399,16 +402,16 @@ static const struct {
     {"warp-specialize", offsetof(gac_pipeline_loops_options, warp_specialize)}, /* a producer warp (sm_90) */
 };
 
-bool gac_pipeline_loops(gac_module *m, const char *arg, gac_diag *diag) {
-  gac_pipeline_loops_options o = {0};
+bool gac_pipeline_loops_parse(const char *arg, gac_pipeline_loops_options *o, gac_diag *diag) {
+  *o = (gac_pipeline_loops_options){0};
   for (const char *a = arg; a && *a;) {
     size_t len = strcspn(a, ","), w = 0, n = sizeof pipeline_words / sizeof *pipeline_words;
     while (w < n && (strlen(pipeline_words[w].word) != len || strncmp(a, pipeline_words[w].word, len) != 0))
       w++;
     if (w < n) {
-      *(bool *)((char *)&o + pipeline_words[w].flag) = true;
+      *(bool *)((char *)o + pipeline_words[w].flag) = true;
     } else if (len > 4 && strncmp(a, "svg=", 4) == 0) {
-      o.svg = a + 4, o.svg_len = len - 4;
+      o->svg = a + 4, o->svg_len = len - 4;
     } else {
       char words[128] = "";
       for (w = 0; w < n; w++)
@@ -419,13 +422,19 @@ bool gac_pipeline_loops(gac_module *m, const char *arg, gac_diag *diag) {
     }
     a += len + (a[len] == ',');
   }
-  return gac_pipeline_loops_with(m, &o, diag);
+  return true;
+}
+
+bool gac_pipeline_loops(gac_module *m, const char *arg, gac_diag *diag) {
+  gac_pipeline_loops_options o;
+  return gac_pipeline_loops_parse(arg, &o, diag) && gac_pipeline_loops_with(m, &o, diag);
 }
 
 bool gac_pipeline_loops_with(gac_module *m, const gac_pipeline_loops_options *o, gac_diag *diag) {
   pass_options opts = {.schedule.prune = !o->no_prune, .schedule.early_waits = !o->late_waits,
                        .warp_specialize = o->warp_specialize, .wide_copies = o->wide_copies, .svg = o->svg,
-                       .svg_len = o->svg_len};
+                       .svg_len = o->svg_len, .local_memory_limit = o->local_memory_limit,
+                       .local_memory_limit_is = o->local_memory_limit_is ? o->local_memory_limit_is : "the target gives a work-group"};
   if (!gac_find_ext_inst_import(m, GAC_ASYNC_PIPELINE_SET))
     return false;
   if (!gac_validate_async_pipeline(m, diag))

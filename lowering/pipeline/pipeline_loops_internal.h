@@ -84,6 +84,10 @@ typedef struct pipeliner {
   unsigned num_wide;
   bool emitting_wide;
   bool as_written; /* the loop as written stays, for when the test fails */
+  /* The target's limit on a work-group's local memory, and why (0: none
+   * known; gac_pipeline_loops_options). */
+  uint64_t local_memory_limit;
+  const char *local_memory_limit_is;
 } pipeliner;
 /* A value of the loop used after it, and what it is in the pipelined code. */
 typedef struct escape {

@@ -20,11 +20,9 @@
 #include "pipeline_loops_internal.h"
 #include "pipeline_schedule.h"
 
-enum { STATIC_LOCAL_LIMIT = 48 * 1024 };
-
 /* What the pipeline costs in local memory, said once the versions exist:
- * a remark, and a warning where the function's local arrays pass what a
- * CUDA device can launch (the PTX path has no dynamic fallback for them). */
+ * a remark, and a warning where the function's local arrays pass what the
+ * target says a work-group may take (gac_pipeline_loops_options). */
 /* Measured on bench/cuda (docs/results/PTX.md#stencil-schedules): the
  * 5-point stencil at n = 8192, whose 34-line tiles overlap by 2, read 3-4%
  * more from DRAM pipelined in 3 stages and ran slower than its unpipelined
@@ -63,11 +61,11 @@ void pipeline_say_local_memory(pipeliner *P) {
   gac_diag_add(P->diag, GAC_REMARK, P->loop_marker->offset, 0, "Pipeline.LocalMemory",
                "the loop's local arrays take %llu bytes pipelined, %llu as written; the function's, %llu",
                (unsigned long long)after, (unsigned long long)before, (unsigned long long)total);
-  if (total > STATIC_LOCAL_LIMIT)
+  if (P->local_memory_limit && total > P->local_memory_limit)
     gac_diag_add(P->diag, GAC_WARNING, P->loop_marker->offset, 0, "Pipeline.LocalMemory",
-                 "the function's local arrays now take %llu bytes, more than the %u a CUDA device gives static "
-                 "shared memory: its PTX cannot be launched (fewer stages or smaller tiles fit)",
-                 (unsigned long long)total, STATIC_LOCAL_LIMIT);
+                 "the function's local arrays now take %llu bytes, more than the %llu %s (fewer stages or smaller "
+                 "tiles fit)",
+                 (unsigned long long)total, (unsigned long long)P->local_memory_limit, P->local_memory_limit_is);
 }
 
 static uint32_t unconverted(const pipeliner *P, uint32_t id) {

@@ -59,6 +59,13 @@ bool lower_ptx_arg(const char *arg, gac_ptx_options *o) {
   return arg && (strcmp(arg, "ptx") == 0 || strcmp(arg, "ptx,sm=80") == 0 || strcmp(arg, "ptx,sm=90") == 0);
 }
 
+void gac_ptx_pipeline_wants(const gac_ptx_options *options, gac_pipeline_loops_options *o) {
+  (void)options; /* sm_80 and sm_90 alike */
+  o->wide_copies = true;
+  o->local_memory_limit = 48 * 1024;
+  o->local_memory_limit_is = "a CUDA device gives static shared memory: its PTX cannot be launched";
+}
+
 bool gac_ptx_lower_spirv(gac_module *m, const gac_ptx_options *options, gac_diag *diag) {
   if (options->sm != 80 && options->sm != 90) {
     gac_diag_add(diag, GAC_ERROR, GAC_NO_OFFSET, 0, "ptx.sm", "sm_%u: the PTX path targets sm_80 and sm_90",
@@ -78,8 +85,13 @@ bool gac_ptx_lower_spirv(gac_module *m, const gac_ptx_options *options, gac_diag
                    "warp-specialize: the producer warp's mbarrier handshakes need --sm=90");
       return false;
     }
-    /* Loops still annotated; those pipelined already keep their schedule. */
-    gac_pipeline_loops_with(m, &(gac_pipeline_loops_options){.warp_specialize = true}, diag);
+    /* Loops still annotated; those pipelined already keep their schedule.
+     * A loop that cannot be specialised is pipelined for every work-item
+     * without wide copies, as this path has always built it. */
+    gac_pipeline_loops_options po = {.warp_specialize = true};
+    gac_ptx_pipeline_wants(options, &po);
+    po.wide_copies = false;
+    gac_pipeline_loops_with(m, &po, diag);
     if (!gac_pass_succeeded(m, "pipeline-loops", diag))
       return false;
   }
