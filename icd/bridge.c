@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "gac/opencl.h"
 #include "gac/pass.h"
 #include "gac/pipeline.h"
 #include "gac/ptx.h"
@@ -153,26 +154,39 @@ static bool ptx_occupancy(void) { return env_on("GAC_LAYER_PTX_OCCUPANCY"); }
  * off by default as there). */
 static bool ptx_l1(void) { return env_on("GAC_LAYER_PTX_L1"); }
 
-/* The lowering argument the SPIR target's copies get, and the cache's
- * name of what is built (which keeps the targets apart). */
-static void target_key(const gac_layer_target *t, char *lower_arg, size_t n) {
-  const char *strategy = getenv("GAC_LAYER_STRATEGY") ? getenv("GAC_LAYER_STRATEGY") : default_strategy;
-  if (t->kind == GAC_LAYER_PTX)
-    snprintf(lower_arg, n, "ptx,sm=%u,abi=opencl%s%s", t->sm, ptx_occupancy() ? ",occupancy" : "",
-             ptx_l1() ? ",l1" : "");
-  else {
-    bool for_profile = strcmp(strategy, "auto") == 0; /* auto lowers for the wrapped device's profile */
-    snprintf(lower_arg, n, "opencl,strategy=%s%s%s%s%s", strategy, for_profile ? ",device=" : "",
-             for_profile ? t->profile : "", t->one_unit_loop ? ",units=one" : "",
-             t->generic_events ? ",events=generic" : "");
-  }
-}
-
 /* The PTX options of NVIDIA's route: the device's sm, NVIDIA's OpenCL ABI,
  * and the two environment switches above. */
 static gac_ptx_options nvidia_ptx_options(const gac_layer_target *t) {
   return (gac_ptx_options){
       .sm = t->sm, .abi = GAC_PTX_ABI_OPENCL, .tune_occupancy = ptx_occupancy(), .cp_async_l1 = ptx_l1()};
+}
+
+/* The OpenCL target's options for t: the device's (its profile, units=one,
+ * events=generic), the strategy GAC_LAYER_STRATEGY names (default auto);
+ * false if it names none. */
+static bool opencl_options(const gac_layer_target *t, gac_opencl_options *o) {
+  const char *strategy = getenv("GAC_LAYER_STRATEGY") ? getenv("GAC_LAYER_STRATEGY") : default_strategy;
+  char arg[64];
+  gac_opencl_options named;
+  if (strchr(strategy, ',') || snprintf(arg, sizeof arg, "opencl,strategy=%s", strategy) >= (int)sizeof arg ||
+      !gac_opencl_options_parse(arg, &named))
+    return false;
+  *o = t->opencl;
+  o->strategy = named.strategy;
+  return true;
+}
+
+/* The cache's name of what is built, from the options the build takes (one
+ * spelling for one build: gac_opencl_options_format), which keeps the
+ * targets apart. */
+static void target_key(const gac_layer_target *t, const gac_opencl_options *opencl, char *key, size_t n) {
+  if (t->kind == GAC_LAYER_PTX) {
+    gac_ptx_options o = nvidia_ptx_options(t);
+    snprintf(key, n, "ptx,sm=%u,abi=opencl%s%s", o.sm, o.tune_occupancy ? ",occupancy" : "",
+             o.cp_async_l1 ? ",l1" : "");
+  } else {
+    gac_opencl_options_format(opencl, key, n);
+  }
 }
 
 /* --pipeline-loops with what the target asks of pipelined loops: PTX's
@@ -232,9 +246,18 @@ static char *warnings_text(const gac_diag *d) {
 
 bool gac_bridge_il(const void *il, size_t size, const gac_layer_target *t, unsigned char **bc, size_t *bc_size,
                    char **log, char **warnings) {
-  char lower_arg[96], salt[128], key[1024] = "", warnings_path[1100]; /* key stays empty when caching is off */
+  char lower_arg[128], salt[160], key[1024] = "", warnings_path[1100]; /* key stays empty when caching is off */
   *warnings = NULL;
-  target_key(t, lower_arg, sizeof lower_arg);
+  gac_opencl_options opencl_opts = {0};
+  if (t->kind != GAC_LAYER_PTX && !opencl_options(t, &opencl_opts)) {
+    char text[200];
+    snprintf(text, sizeof text,
+             "gac layer: GAC_LAYER_STRATEGY=%.64s: expected lines, cooperative, leader, auto, serial or late",
+             getenv("GAC_LAYER_STRATEGY"));
+    *log = strdup(text);
+    return false;
+  }
+  target_key(t, &opencl_opts, lower_arg, sizeof lower_arg);
   snprintf(salt, sizeof salt, "%s%s%s", lower_arg, t->kind == GAC_LAYER_SPIRV ? " spirv" : "",
            t->loops_as_written ? " as-written" : "");
   bool cached = gac_layer_cache_key(salt, il, size, key, sizeof key);
@@ -262,7 +285,7 @@ bool gac_bridge_il(const void *il, size_t size, const gac_layer_target *t, unsig
            !gac_run_pass(m, "raise-async-copies", NULL, &d) ||
            /* The lowering runs loops the pipeliner did not see as written. */
            (!t->loops_as_written && !pipeline_loops(m, t, &d)) ||
-           (opencl && !gac_run_pass(m, "lower-async-copies", lower_arg, &d)))
+           (opencl && (gac_lower_opencl(m, &opencl_opts, &d), !gac_pass_succeeded(m, "lower-async-copies", &d))))
     *log = diag_text(&d, "gac layer: lowering failed:");
   else if (!gac_validate(m, &vopts, &d))
     *log = diag_text(&d, "gac layer: internal error: the lowered module is invalid:");

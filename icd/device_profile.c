@@ -26,11 +26,11 @@
 #define NV_COMPUTE_CAPABILITY_MINOR 0x4001
 #define NVIDIA_VENDOR_ID 0x10de
 
-const char *gac_device_profile(cl_device_id device) {
+gac_opencl_device gac_device_profile(cl_device_id device) {
   cl_device_type type = CL_DEVICE_TYPE_CPU;
   if (!device || gac_next->clGetDeviceInfo(device, CL_DEVICE_TYPE, sizeof type, &type, NULL) != CL_SUCCESS)
-    return "pocl-cpu";
-  return type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR) ? "gpu" : "pocl-cpu";
+    return GAC_OPENCL_DEVICE_POCL_CPU;
+  return type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR) ? GAC_OPENCL_DEVICE_GPU : GAC_OPENCL_DEVICE_POCL_CPU;
 }
 
 /* Whether the driver builds SPIR-V itself (its own answer, not the layer's). */
@@ -66,13 +66,14 @@ static unsigned pocl_major(cl_device_id device) {
 }
 
 gac_layer_target gac_device_target(cl_device_id device) {
-  gac_layer_target t = {.kind = GAC_LAYER_SPIR, .profile = gac_device_profile(device)};
+  gac_layer_target t = {.kind = GAC_LAYER_SPIR, .opencl = gac_opencl_options_default()};
+  t.opencl.device = gac_device_profile(device);
   cl_uint vendor = 0, major = 0, minor = 0;
   if (!device || gac_next->clGetDeviceInfo(device, CL_DEVICE_VENDOR_ID, sizeof vendor, &vendor, NULL) != CL_SUCCESS ||
       vendor != NVIDIA_VENDOR_ID) {
     if (device && takes_spirv(device))
       t.kind = GAC_LAYER_SPIRV;
-    t.one_unit_loop = t.loops_as_written = t.generic_events = device && pocl_major(device) >= 5;
+    t.opencl.one_unit_loop = t.opencl.generic_events = t.loops_as_written = device && pocl_major(device) >= 5;
     return t;
   }
   t.kind = GAC_LAYER_PTX;
@@ -85,8 +86,9 @@ gac_layer_target gac_device_target(cl_device_id device) {
 
 void gac_layer_target_text(const gac_layer_target *t, char *out, size_t len) {
   char units[96];
-  snprintf(units, sizeof units, "%s%s%s", t->one_unit_loop ? ", units=one" : "",
-           t->generic_events ? ", events=generic" : "", t->loops_as_written ? ", loops as written" : "");
+  snprintf(units, sizeof units, "%s%s%s", t->opencl.one_unit_loop ? ", units=one" : "",
+           t->opencl.generic_events ? ", events=generic" : "", t->loops_as_written ? ", loops as written" : "");
+  const char *profile = t->opencl.device == GAC_OPENCL_DEVICE_GPU ? "gpu" : "pocl-cpu";
   if (t->kind == GAC_LAYER_PTX && !t->sm)
     snprintf(out, len, "no PTX for an NVIDIA GPU of compute capability %u.%u (gac's PTX path needs 8.0, cp.async)",
              t->compute_capability / 10, t->compute_capability % 10);
@@ -94,8 +96,8 @@ void gac_layer_target_text(const gac_layer_target *t, char *out, size_t len) {
     snprintf(out, len, "PTX for sm_%u (an NVIDIA GPU of compute capability %u.%u)", t->sm,
              t->compute_capability / 10, t->compute_capability % 10);
   else if (t->kind == GAC_LAYER_SPIRV)
-    snprintf(out, len, "lowered SPIR-V (the driver takes SPIR-V), copies for the %s profile%s", t->profile, units);
+    snprintf(out, len, "lowered SPIR-V (the driver takes SPIR-V), copies for the %s profile%s", profile, units);
   else
-    snprintf(out, len, "SPIR 1.2 bitcode (the driver takes no SPIR-V), copies for the %s profile%s", t->profile,
+    snprintf(out, len, "SPIR 1.2 bitcode (the driver takes no SPIR-V), copies for the %s profile%s", profile,
              units);
 }

@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gac/opencl.h"
+
 /* The next layer or the ICD: where every call not ours goes on to. */
 extern const cl_icd_dispatch *gac_next;
 
@@ -74,17 +76,19 @@ typedef enum gac_layer_target_kind {
 } gac_layer_target_kind;
 typedef struct gac_layer_target {
   gac_layer_target_kind kind;
-  const char *profile;         /* SPIR, SPIRV: "pocl-cpu" or "gpu" (strategy=auto's device=) */
+  /* SPIR, SPIRV: the OpenCL lowering's options the device asks for: its
+   * profile (strategy=auto's device=, from CL_DEVICE_TYPE), units=one and
+   * events=generic (PoCL 5 and later); the strategy is GAC_LAYER_STRATEGY's
+   * (bridge.c). */
+  gac_opencl_options opencl;
   unsigned sm;                 /* PTX: 80 or 90; 0 if the GPU has neither */
   unsigned compute_capability; /* PTX: major * 10 + minor, as the driver reports it */
-  bool one_unit_loop;          /* SPIR, SPIRV: units=one (PoCL 5 and later) */
-  bool generic_events;         /* SPIR, SPIRV: events=generic (PoCL 5 and later) */
   bool loops_as_written;       /* SPIR, SPIRV: annotated loops not pipelined (PoCL 5 and later) */
 } gac_layer_target;
 gac_layer_target gac_device_target(cl_device_id device);
-/* "pocl-cpu" or "gpu", the profile strategy=auto lowers copies for on
- * `device` (from its CL_DEVICE_TYPE). */
-const char *gac_device_profile(cl_device_id device);
+/* The profile strategy=auto lowers copies for on `device` (from its
+ * CL_DEVICE_TYPE): PoCL's CPU device, or a GPU. */
+gac_opencl_device gac_device_profile(cl_device_id device);
 /* What t builds, in words, for the layer's log and build logs. */
 void gac_layer_target_text(const gac_layer_target *t, char *out, size_t len);
 

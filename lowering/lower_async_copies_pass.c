@@ -12,10 +12,10 @@
 
 /* The target's copy lowering and its options, typed, from arg. */
 static bool lower_for_target(gac_module *m, const char *arg, gac_diag *diag) {
-  opencl_options opencl;
+  gac_opencl_options opencl;
   gac_ptx_options ptx = {0};
   gac_amdgcn_options amdgcn = {0};
-  if (lower_opencl_arg(arg, &opencl))
+  if (gac_opencl_options_parse(arg, &opencl))
     return gac_lower_async_copies_with(m, lower_opencl_copies, &opencl, diag);
   if (lower_ptx_arg(arg, &ptx))
     return gac_lower_async_copies_with(m, lower_ptx_copies, &ptx, diag);

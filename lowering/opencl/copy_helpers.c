@@ -41,14 +41,14 @@ typedef struct copy_class {
 
 struct copy_helpers {
   gac_lowering *L;
-  copy_helper_mode mode;
+  gac_opencl_helpers mode;
   copy_helper_body body;
   void *user;
   copy_class *classes;
   size_t num, cap;
 };
 
-copy_helpers *copy_helpers_create(gac_lowering *L, copy_helper_mode mode, copy_helper_body body, void *user) {
+copy_helpers *copy_helpers_create(gac_lowering *L, gac_opencl_helpers mode, copy_helper_body body, void *user) {
   copy_helpers *H = calloc(1, sizeof *H);
   if (H)
     *H = (copy_helpers){.L = L, .mode = mode, .body = body, .user = user};
@@ -98,7 +98,7 @@ static copy_class *class_of(copy_helpers *H, const gac_async_copy *k) {
 }
 
 void copy_helpers_count(copy_helpers *H, const gac_async_copy *k) {
-  copy_class *c = H->mode == COPY_HELPERS_NEVER ? NULL : class_of(H, k);
+  copy_class *c = H->mode == GAC_OPENCL_HELPERS_NEVER ? NULL : class_of(H, k);
   if (c)
     c->copies++;
 }
@@ -107,9 +107,9 @@ void copy_helpers_count(copy_helpers *H, const gac_async_copy *k) {
  * be empty is inlined (a branch); a class of one copy is inlined (a helper
  * would hold the same loop, plus a call); else the helper. */
 static bool wants_helper(copy_helpers *H, const gac_async_copy *k, const copy_class *c) {
-  if (H->mode == COPY_HELPERS_NEVER || known_empty(H->L, k))
+  if (H->mode == GAC_OPENCL_HELPERS_NEVER || known_empty(H->L, k))
     return false;
-  return H->mode == COPY_HELPERS_ALWAYS || c->copies > 1;
+  return H->mode == GAC_OPENCL_HELPERS_ALWAYS || c->copies > 1;
 }
 
 static const char *space_name(uint32_t sc) {
@@ -185,7 +185,7 @@ static uint32_t as_param(gac_module *m, gac_builder *b, uint32_t ptr, uint32_t b
 
 bool copy_helpers_call(copy_helpers *H, gac_inst *inst, const gac_async_copy *k) {
   gac_module *m = H->L->m;
-  copy_class *c = H->mode == COPY_HELPERS_NEVER ? NULL : class_of(H, k);
+  copy_class *c = H->mode == GAC_OPENCL_HELPERS_NEVER ? NULL : class_of(H, k);
   if (!c || !wants_helper(H, k, c))
     return false;
   if (!c->function)

@@ -3,14 +3,8 @@
 #ifndef GAC_COPY_HELPERS_H
 #define GAC_COPY_HELPERS_H
 
+#include "gac/opencl.h" /* gac_opencl_helpers: where a copy's loop goes (copy_helpers.c says when auto inlines) */
 #include "lower_util.h"
-
-/* Where a copy's loop goes. */
-typedef enum copy_helper_mode {
-  COPY_HELPERS_AUTO,   /* helpers, except where inlining pays (copy_helpers.c says when) */
-  COPY_HELPERS_ALWAYS, /* every copy that can be called */
-  COPY_HELPERS_NEVER,  /* every copy inlined, as before helpers existed */
-} copy_helper_mode;
 
 /* Builds the copy k (its operands the helper's parameters, or constants the
  * class fixes) from the end of `entry`, ending at `exit`; returns the event. */
@@ -19,7 +13,7 @@ typedef uint32_t (*copy_helper_body)(gac_lowering *L, const gac_async_copy *k, g
 
 typedef struct copy_helpers copy_helpers;
 
-copy_helpers *copy_helpers_create(gac_lowering *L, copy_helper_mode mode, copy_helper_body body, void *user);
+copy_helpers *copy_helpers_create(gac_lowering *L, gac_opencl_helpers mode, copy_helper_body body, void *user);
 /* Counts a copy before any is lowered: the rule looks at how many share a class. */
 void copy_helpers_count(copy_helpers *H, const gac_async_copy *k);
 /* Replaces copy `inst` (decoded as k) by a call of its class's helper, made

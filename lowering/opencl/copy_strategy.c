@@ -15,7 +15,7 @@
  * lowerings do; that profile is not measured here (no OpenCL GPU). */
 #include "copy_strategy.h"
 
-copy_kind copy_strategy_choose(copy_device device, uint64_t line_bytes) {
+copy_kind copy_strategy_choose(gac_opencl_device device, uint64_t line_bytes) {
   (void)line_bytes; /* no measured crossover on either profile (above) */
-  return device == COPY_DEVICE_GPU ? COPY_KIND_COOPERATIVE : COPY_KIND_LEADER;
+  return device == GAC_OPENCL_DEVICE_GPU ? COPY_KIND_COOPERATIVE : COPY_KIND_LEADER;
 }

@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-typedef enum copy_device { COPY_DEVICE_POCL_CPU, COPY_DEVICE_GPU } copy_device;
+#include "gac/opencl.h" /* gac_opencl_device */
 
 /* The lowerings auto chooses between (lower_async_copies.c builds them). */
 typedef enum copy_kind {
@@ -16,6 +16,6 @@ typedef enum copy_kind {
 
 /* The lowering for a copy of lines of line_bytes bytes (0: known only at
  * run time) on `device`. */
-copy_kind copy_strategy_choose(copy_device device, uint64_t line_bytes);
+copy_kind copy_strategy_choose(gac_opencl_device device, uint64_t line_bytes);
 
 #endif

@@ -38,6 +38,7 @@
  * The default is cooperative: it was faster than lines on PoCL over most
  * shapes of bench/pocl (docs/LOWERING.md), and it is the one that spreads
  * the work on a device whose work-items run in parallel. */
+#include <stdio.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -49,7 +50,7 @@
 #include "opencl_lowering.h"
 
 typedef struct opencl_lowering {
-  opencl_options options;
+  gac_opencl_options options;
   copy_helpers *helpers;
   bool fenced; /* the module has copy fences (which order copies: copy_fences.h) */
 } opencl_lowering;
@@ -64,17 +65,17 @@ static lower_copy_way way_of(copy_kind kind) {
  * events completes them, and only that. With a copy fence, which is a
  * barrier here, they are cooperative instead. */
 static bool driver_lines(const gac_lowering *L) {
-  return state(L)->options.strategy == OPENCL_LINES && !state(L)->fenced;
+  return state(L)->options.strategy == GAC_OPENCL_LINES && !state(L)->fenced;
 }
 
 /* The way copy p goes: auto's choice for its shape, or the strategy's. */
 static lower_copy_way way(gac_lowering *L, const lower_copy_plan *p) {
-  const opencl_options *o = &state(L)->options;
+  const gac_opencl_options *o = &state(L)->options;
   switch (o->strategy) {
-  case OPENCL_AUTO: return way_of(copy_strategy_choose(o->device, p->line_bytes_known));
-  case OPENCL_LINES: return driver_lines(L) ? LOWER_LINES : LOWER_COOPERATIVE;
-  case OPENCL_SERIAL: return LOWER_SERIAL;
-  case OPENCL_LEADER: return LOWER_LEADER;
+  case GAC_OPENCL_AUTO: return way_of(copy_strategy_choose(o->device, p->line_bytes_known));
+  case GAC_OPENCL_LINES: return driver_lines(L) ? LOWER_LINES : LOWER_COOPERATIVE;
+  case GAC_OPENCL_SERIAL: return LOWER_SERIAL;
+  case GAC_OPENCL_LEADER: return LOWER_LEADER;
   default: return LOWER_COOPERATIVE;
   }
 }
@@ -92,7 +93,7 @@ static uint32_t helper_body(gac_lowering *L, const gac_async_copy *k, gac_block 
 static void begin_copies(gac_lowering *L, gac_inst *const *copies, size_t n) {
   opencl_lowering *O = state(L);
   O->fenced = lower_module_has_fences(L->m);
-  if (O->options.helpers == COPY_HELPERS_NEVER)
+  if (O->options.helpers == GAC_OPENCL_HELPERS_NEVER)
     return;
   O->helpers = copy_helpers_create(L, O->options.helpers, helper_body, NULL);
   for (size_t c = 0; O->helpers && c < n; c++) {
@@ -158,7 +159,7 @@ static const lower_wait_emitter synchronous_waits = {.barrier = wait_barrier};
 static const unsigned *unit_widths(gac_lowering *L, const lower_copy_plan *p) {
   static const unsigned one[][4] = {{16}, {8}, {4}, {1}};
   /* serial moves bytes alone already (its loop is the last width's) */
-  if (!state(L)->options.one_unit_loop || state(L)->options.strategy == OPENCL_SERIAL)
+  if (!state(L)->options.one_unit_loop || state(L)->options.strategy == GAC_OPENCL_SERIAL)
     return NULL;
   uint64_t bpe = 0;
   if (gac_constant_value(L->m, p->k.num_bytes_per_element, &bpe) && (bpe == 16 || bpe == 8 || bpe == 4) &&
@@ -190,60 +191,92 @@ static bool lower_late_module(gac_module *m, void *unused, gac_diag *diag) {
 static const lower_target late_target = {.lower_module = lower_late_module};
 
 bool lower_opencl_copies(gac_module *m, const void *options, gac_diag *diag) {
-  const opencl_options *o = options;
+  const gac_opencl_options *o = options;
   opencl_lowering O = {.options = *o};
-  const lower_target *t = o->strategy == OPENCL_LATE    ? &late_target
-                          : o->strategy == OPENCL_LINES ? &lines_target
+  const lower_target *t = o->strategy == GAC_OPENCL_LATE    ? &late_target
+                          : o->strategy == GAC_OPENCL_LINES ? &lines_target
                                                          : &synchronous_target;
   bool ok = lower_async_copies_for(m, t, &O, diag);
   /* For PoCL's CPU device, the local size as PoCL 3.1 needs it. */
-  if (ok && o->device == COPY_DEVICE_POCL_CPU)
+  if (ok && o->device == GAC_OPENCL_DEVICE_POCL_CPU)
     opencl_clamp_local_size(m);
   if (ok && o->generic_events)
     opencl_generic_wait_events(m);
   return ok;
 }
 
+/* The argument's words: each sets one field. The first word of each
+ * field is also how gac_opencl_options_format spells that field. */
 static const struct {
   const char *text;
   int strategy, helpers, device; /* -1: not this option */
-  int flag;                      /* the offset of the bool it sets in opencl_options, or -1 */
+  int flag;                      /* the offset of the bool it sets in gac_opencl_options, or -1 */
 } options[] = {
-    {"strategy=lines", OPENCL_LINES, -1, -1, -1},
-    {"strategy=cooperative", OPENCL_COOPERATIVE, -1, -1, -1},
-    {"strategy=serial", OPENCL_SERIAL, -1, -1, -1},
-    {"strategy=late", OPENCL_LATE, -1, -1, -1},
-    {"strategy=leader", OPENCL_LEADER, -1, -1, -1},
-    {"strategy=auto", OPENCL_AUTO, -1, -1, -1},
-    {"device=pocl-cpu", -1, -1, COPY_DEVICE_POCL_CPU, -1},
-    {"device=gpu", -1, -1, COPY_DEVICE_GPU, -1},
-    {"helpers=auto", -1, COPY_HELPERS_AUTO, -1, -1},
-    {"helpers=always", -1, COPY_HELPERS_ALWAYS, -1, -1},
-    {"helpers=never", -1, COPY_HELPERS_NEVER, -1, -1},
-    {"units=one", -1, -1, -1, offsetof(opencl_options, one_unit_loop)},
-    {"events=generic", -1, -1, -1, offsetof(opencl_options, generic_events)},
+    {"strategy=lines", GAC_OPENCL_LINES, -1, -1, -1},
+    {"strategy=cooperative", GAC_OPENCL_COOPERATIVE, -1, -1, -1},
+    {"strategy=serial", GAC_OPENCL_SERIAL, -1, -1, -1},
+    {"strategy=late", GAC_OPENCL_LATE, -1, -1, -1},
+    {"strategy=leader", GAC_OPENCL_LEADER, -1, -1, -1},
+    {"strategy=auto", GAC_OPENCL_AUTO, -1, -1, -1},
+    {"device=pocl-cpu", -1, -1, GAC_OPENCL_DEVICE_POCL_CPU, -1},
+    {"device=gpu", -1, -1, GAC_OPENCL_DEVICE_GPU, -1},
+    {"helpers=auto", -1, GAC_OPENCL_HELPERS_AUTO, -1, -1},
+    {"helpers=always", -1, GAC_OPENCL_HELPERS_ALWAYS, -1, -1},
+    {"helpers=never", -1, GAC_OPENCL_HELPERS_NEVER, -1, -1},
+    {"units=one", -1, -1, -1, offsetof(gac_opencl_options, one_unit_loop)},
+    {"events=generic", -1, -1, -1, offsetof(gac_opencl_options, generic_events)},
 };
+enum { NUM_OPTIONS = sizeof options / sizeof *options };
 
-bool lower_opencl_arg(const char *arg, opencl_options *o) {
-  *o = (opencl_options){.strategy = OPENCL_COOPERATIVE, .device = COPY_DEVICE_POCL_CPU, .helpers = COPY_HELPERS_AUTO};
+gac_opencl_options gac_opencl_options_default(void) {
+  return (gac_opencl_options){
+      .strategy = GAC_OPENCL_COOPERATIVE, .device = GAC_OPENCL_DEVICE_POCL_CPU, .helpers = GAC_OPENCL_HELPERS_AUTO};
+}
+
+bool gac_opencl_options_parse(const char *arg, gac_opencl_options *o) {
+  *o = gac_opencl_options_default();
   if (!arg)
     return true;
   bool ok = strncmp(arg, "opencl", 6) == 0 && (arg[6] == 0 || arg[6] == ',');
   for (const char *rest = arg + 6; ok && *rest == ',';) {
     rest++;
     size_t len = strcspn(rest, ","), i = 0;
-    while (i < sizeof options / sizeof *options && (strlen(options[i].text) != len || strncmp(options[i].text, rest, len)))
+    while (i < NUM_OPTIONS && (strlen(options[i].text) != len || strncmp(options[i].text, rest, len)))
       i++;
-    ok = i < sizeof options / sizeof *options;
+    ok = i < NUM_OPTIONS;
     if (ok && options[i].strategy >= 0)
-      o->strategy = (opencl_strategy)options[i].strategy;
+      o->strategy = (gac_opencl_strategy)options[i].strategy;
     if (ok && options[i].helpers >= 0)
-      o->helpers = (copy_helper_mode)options[i].helpers;
+      o->helpers = (gac_opencl_helpers)options[i].helpers;
     if (ok && options[i].device >= 0)
-      o->device = (copy_device)options[i].device;
+      o->device = (gac_opencl_device)options[i].device;
     if (ok && options[i].flag >= 0)
       *(bool *)((char *)o + options[i].flag) = true;
     rest += len;
   }
   return ok;
+}
+
+int gac_opencl_options_format(const gac_opencl_options *o, char *buf, size_t len) {
+  const char *words[NUM_OPTIONS + 1] = {"opencl"};
+  size_t n = 1;
+  for (size_t i = 0; i < NUM_OPTIONS; i++) {
+    bool set = options[i].strategy >= 0   ? (int)o->strategy == options[i].strategy
+               : options[i].device >= 0   ? (int)o->device == options[i].device
+               : options[i].helpers >= 0  ? (int)o->helpers == options[i].helpers
+                                          : *(const bool *)((const char *)o + options[i].flag);
+    if (set)
+      words[n++] = options[i].text;
+  }
+  int total = 0;
+  for (size_t i = 0; i < n; i++) {
+    int w = snprintf(buf && (size_t)total < len ? buf + total : NULL, buf && (size_t)total < len ? len - (size_t)total : 0,
+                     "%s%s", i ? "," : "", words[i]);
+    total += w;
+  }
+  return total;
+}
+
+bool gac_lower_opencl(gac_module *m, const gac_opencl_options *o, gac_diag *diag) {
+  return gac_lower_async_copies_with(m, lower_opencl_copies, o, diag);
 }

@@ -4,26 +4,14 @@
 #ifndef GAC_OPENCL_LOWERING_H
 #define GAC_OPENCL_LOWERING_H
 
+#include "gac/opencl.h"
 #include "copy_helpers.h"
 #include "copy_strategy.h"
 
-typedef enum opencl_strategy {
-  OPENCL_LINES, OPENCL_COOPERATIVE, OPENCL_SERIAL, OPENCL_LATE, OPENCL_LEADER, OPENCL_AUTO
-} opencl_strategy;
+/* The options: gac_opencl_options (gac/opencl.h). */
 
-typedef struct opencl_options {
-  opencl_strategy strategy;
-  copy_device device;       /* for auto */
-  copy_helper_mode helpers; /* lines, cooperative, serial, leader, auto */
-  bool one_unit_loop;       /* units=one: one loop per copy, no branch on the unit width */
-  bool generic_events;      /* events=generic: waits take their events list as a generic pointer */
-} opencl_options;
-
-/* opencl[,strategy=S][,device=D][,helpers=H][,units=one][,events=generic] (NULL: the defaults) into o;
- * false if arg is not such an argument. */
-bool lower_opencl_arg(const char *arg, opencl_options *o);
-/* --lower-async-copies=opencl... (lower_opencl_target.c); options is an
- * opencl_options (a gac_copy_lowering). */
+/* --lower-async-copies=opencl... (lower_opencl_target.c); options is a
+ * gac_opencl_options (a gac_copy_lowering). */
 bool lower_opencl_copies(gac_module *m, const void *options, gac_diag *diag);
 /* strategy=late, the whole module its own way (lower_late.c; after validation). */
 bool gac_lower_late(gac_module *m, gac_diag *diag);

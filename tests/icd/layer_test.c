@@ -620,6 +620,43 @@ static void test_late_strategy(void) {
          named && !strstr(printed[1], "gac late"), printed[0][0] ? printed[0] : "(nothing printed)");
 }
 
+/* GAC_LAYER_STRATEGY that names no strategy, or that carries other options
+ * after one, fails the build with a log that names it: the layer lowers
+ * with typed options, never with whatever the variable spells. */
+static void test_bad_strategy(void) {
+  static const char *source = "kernel void k(global int *in, local int *tile) {\n"
+                              "  event_t e = async_work_group_copy_2D2D(tile, 0, in, 0, sizeof(int), 4, 1, 4, 4, 0);\n"
+                              "  wait_group_events(1, &e);\n"
+                              "}\n";
+  static const char *values[] = {"bogus", "auto,helpers=never"};
+  bool ok = true;
+  char why[600] = "";
+  for (int v = 0; v < 2; v++) {
+    setenv("GAC_LAYER_STRATEGY", values[v], 1);
+    cl_int err;
+    cl_program p = clCreateProgramWithSource(context, 1, &source, NULL, &err);
+    err = err ? err : clBuildProgram(p, 1, &device, NULL, NULL, NULL);
+    size_t n = 0;
+    char *log = NULL;
+    if (p && clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_LOG, 0, NULL, &n) == CL_SUCCESS) {
+      log = calloc(1, n + 1);
+      if (log)
+        clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_LOG, n, log, NULL);
+    }
+    char named[64];
+    snprintf(named, sizeof named, "GAC_LAYER_STRATEGY=%s:", values[v]);
+    bool refused = err != CL_SUCCESS && log && strstr(log, named);
+    ok &= refused;
+    if (!refused)
+      snprintf(why, sizeof why, "%s: error %d, log: %.400s", values[v], err, log ? log : "(none)");
+    free(log);
+    if (p)
+      clReleaseProgram(p);
+  }
+  unsetenv("GAC_LAYER_STRATEGY");
+  report("GAC_LAYER_STRATEGY naming no strategy, or more than one, fails the build and says so", ok, why);
+}
+
 /* A builtin PoCL's library lacks (vload4 on a generic pointer that is no
  * cast: a function parameter) is a build error naming it, before PoCL would
  * fail to load the kernel and abort the host process. */
@@ -1110,6 +1147,7 @@ int main(int argc, char **argv) {
   test_missing_builtin(argv[4]);
   test_freeze();
   test_late_strategy();
+  test_bad_strategy();
   test_bad_input(argv[1]);
   test_compile_and_link(argv[1]);
   test_bridge_failure(argv[1]);
