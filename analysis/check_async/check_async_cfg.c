@@ -356,3 +356,13 @@ bool ca_guard_at_least(const ca_cfg *c, unsigned block, uint32_t n, bool is_sign
   }
   return found;
 }
+
+int ca_parent_loop(const ca_cfg *g, int l) {
+  const ca_loop *L = &g->loops[l];
+  int parent = -1;
+  for (unsigned p = 0; p < g->num_loops; p++)
+    if ((int)p != l && g->loops[p].body[L->header] && g->loops[p].body_size > L->body_size &&
+        (parent < 0 || g->loops[p].body_size < g->loops[parent].body_size))
+      parent = (int)p;
+  return parent;
+}

@@ -225,7 +225,6 @@ typedef struct copy_view {
 } copy_view;
 
 /* States (check_async_state.c): facts, aliases, ranges, joins. */
-void *ca_xrealloc(void *p, size_t n);
 void ca_state_free(state *s);
 void ca_state_copy(state *d, const state *s);
 void ca_state_add(state *s, fact f);
@@ -241,9 +240,13 @@ bool ca_exists_where(const state *st, const fact *f, uint32_t x, range *out);
 bool ca_state_join(state *dst, const state *src);
 bool ca_fact_names(const fact *f, uint32_t event);
 void ca_rename_group(fact *f, uint32_t to);
+/* p with its slot as s's aliases say it (ca_resolve_version): a constant
+ * slot becomes bytes from the buffer's start (ca_part_rebase). */
+void ca_part_resolve(const state *s, ca_part *p);
 
-/* What instructions touch (check_async_place.c): operands, slots of
- * Function arrays, stored events, places. */
+/* Values (check_async_value.c): operands, slots of Function arrays,
+ * stored events, the copies, a realloc that aborts when out of memory. */
+void *ca_xrealloc(void *p, size_t n);
 uint32_t ca_in_operand(const gac_inst *i, unsigned k);
 unsigned ca_num_in_operands(const gac_inst *i);
 uint32_t ca_storage_class_of(const gac_module *m, uint32_t pointer);
@@ -252,12 +255,19 @@ bool ca_element_of(const checker *c, uint32_t ptr, uint32_t *var, uint32_t *inde
 bool ca_slot_of(const checker *c, uint32_t ptr, uint32_t *var, uint64_t *index);
 slot *ca_find_slot(checker *c, uint32_t var, uint64_t index, bool add);
 uint32_t ca_slot_value(const checker *c, uint32_t var, uint64_t index, const gac_inst *at);
+uint32_t ca_stored_value(const checker *c, uint32_t ptr, const gac_inst *at);
 bool ca_is_null_event(const gac_module *m, uint32_t id);
 bool ca_copy_of(const gac_module *m, const gac_inst *i, copy_view *v);
 uint32_t ca_resolve_value(const checker *c, uint32_t id, const gac_inst *at);
+bool ca_is_copy(const gac_module *m, const gac_inst *i);
+uint32_t ca_copy_offset(const gac_module *m, const gac_inst *copy, bool source);
+
+/* What instructions touch (check_async_place.c): places; whether a fact's
+ * copy and an access are at the same offset. */
 ca_ranges ca_ranges_at(const checker *c);
 bool ca_version_lower_bound(void *user, uint32_t id, uint64_t *min);
 place ca_place_of(checker *c, uint32_t ptr, const gac_inst *at);
+bool ca_offsets_meet(const checker *c, const fact *f, const gac_inst *i, unsigned role);
 
 /* Parts of flat buffers (check_async_part.c). */
 ca_part ca_pointer_part(checker *c, ca_ranges *r, const gac_inst *const *steps, unsigned n, uint32_t root,
@@ -266,22 +276,21 @@ ca_part ca_copy_part(checker *c, ca_ranges *r, const gac_inst *copy, bool source
 bool ca_same_part(const ca_part *a, const ca_part *b);
 void ca_canonical_part(ca_part *p);
 void ca_part_forget(const ca_cfg *g, ca_part *p, int loop, bool back_edge);
-void ca_part_resolve(const state *s, ca_part *p);
-part_relation ca_part_relate(checker *c, const state *s, ca_ranges *r, ca_part copy, ca_part mine,
-                             part_doubt *doubt);
+/* p with its slot at `to` (the value it resolves to): a constant slot
+ * becomes bytes from the buffer's start. */
+void ca_part_rebase(ca_part *p, gac_affine to);
+/* How an access's part (mine) stands to a copy's, both resolved
+ * (ca_part_resolve) where both are known. */
+part_relation ca_part_relate(checker *c, ca_ranges *r, ca_part copy, ca_part mine, part_doubt *doubt);
 void ca_part_format(const checker *c, const ca_part *p, char *out, size_t size);
 
 /* Transfer through instructions (check_async_transfer.c). */
-bool ca_is_copy(const gac_module *m, const gac_inst *i);
-uint32_t ca_copy_offset(const gac_module *m, const gac_inst *copy, bool source);
-bool ca_offsets_meet(const checker *c, const fact *f, const gac_inst *i, unsigned role);
 bool ca_call_starts_copies(checker *c, const gac_inst *call);
 gac_version ca_canonical_index(gac_version v, uint32_t len);
 void ca_transfer_call(checker *c, state *s, const gac_inst *i, bool eval, unsigned ctx, unsigned block);
 void ca_transfer_inst(checker *c, state *s, const gac_inst *i, bool eval, unsigned ctx, unsigned block);
 
 /* Edges and blocks (check_async_edges.c). */
-int ca_parent_loop(const ca_cfg *g, int l);
 bool ca_propagate_edge(checker *c, state *states, const state *out, unsigned b, unsigned ctx, unsigned s);
 void ca_transfer_block(checker *c, state *s, unsigned b, bool eval, unsigned ctx);
 

@@ -180,15 +180,6 @@ static bool learn_edge(const checker *c, const state *s, state *t, unsigned b, u
 }
 
 /* The loop around loop l, or -1. */
-int ca_parent_loop(const ca_cfg *g, int l) {
-  const ca_loop *L = &g->loops[l];
-  int parent = -1;
-  for (unsigned p = 0; p < g->num_loops; p++)
-    if ((int)p != l && g->loops[p].body[L->header] && g->loops[p].body_size > L->body_size &&
-        (parent < 0 || g->loops[p].body_size < g->loops[parent].body_size))
-      parent = (int)p;
-  return parent;
-}
 
 /* Pushes `out` (the state at the end of block b in context ctx) along edge b -> s. */
 bool ca_propagate_edge(checker *c, state *states, const state *out, unsigned b, unsigned ctx, unsigned s) {

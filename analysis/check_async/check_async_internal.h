@@ -58,6 +58,8 @@ void ca_cfg_free(ca_cfg *c);
 int ca_block_of(const ca_cfg *c, const gac_inst *inst);
 bool ca_dominates(const ca_cfg *c, unsigned a, unsigned b);
 bool ca_in_loop(const ca_cfg *c, int loop, unsigned block);
+/* The innermost loop holding loop l (its header in a larger body), or -1. */
+int ca_parent_loop(const ca_cfg *g, int l);
 /* True if id is defined by an instruction inside loop. */
 bool ca_defined_in_loop(const ca_cfg *c, int loop, uint32_t id);
 /* Blocks of a shortest path from a to b (at most max) through no block

@@ -518,10 +518,8 @@ void ca_part_forget(const ca_cfg *g, ca_part *p, int loop, bool back_edge) {
   ca_canonical_part(p);
 }
 
-void ca_part_resolve(const state *s, ca_part *p) {
-  if (!p->known || !p->slot.base)
-    return;
-  p->slot = ca_resolve_version(s, (gac_version){true, p->slot}).value;
+void ca_part_rebase(ca_part *p, gac_affine to) {
+  p->slot = to;
   if (p->slot.base)
     return;
   /* A constant slot: its bytes from the buffer's start */
@@ -546,8 +544,7 @@ static void absolute(part_ctx *x, const ca_part *p, int64_t *lo, int64_t *hi) {
   *lo = l.lo, *hi = l.hi;
 }
 
-part_relation ca_part_relate(checker *c, const state *s, ca_ranges *r, ca_part copy, ca_part mine,
-                             part_doubt *doubt) {
+part_relation ca_part_relate(checker *c, ca_ranges *r, ca_part copy, ca_part mine, part_doubt *doubt) {
   part_ctx x = {c, r, mine.local_id};
   *doubt = (part_doubt){0};
   if (!copy.known || !mine.known) {
@@ -555,8 +552,6 @@ part_relation ca_part_relate(checker *c, const state *s, ca_ranges *r, ca_part c
     *doubt = (part_doubt){u->why, u->why_id, u->why_operand, copy, mine};
     return PART_MAYBE;
   }
-  ca_part_resolve(s, &copy);
-  ca_part_resolve(s, &mine);
   *doubt = (part_doubt){PART_WHY_OVERLAP, 0, NULL, copy, mine};
   unsigned w = copy.width < mine.width ? copy.width : mine.width;
   if (copy.slot.base && copy.slot.base == mine.slot.base && copy.mod == mine.mod &&

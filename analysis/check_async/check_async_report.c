@@ -104,7 +104,11 @@ void ca_evaluate_place(checker *c, const state *s, const gac_inst *i, unsigned r
     if (r == GAC_VERSION_OTHER)
       continue;
     part_doubt pd = {0};
-    part_relation pr = flat && f->buffer == p.buffer ? ca_part_relate(c, s, &ranges, f->part, p.part, &pd) : PART_MAYBE;
+    ca_part copy_part = f->part, my_part = p.part;
+    if (copy_part.known && my_part.known) /* parts as this state's aliases say them */
+      ca_part_resolve(s, &copy_part), ca_part_resolve(s, &my_part);
+    part_relation pr =
+        flat && f->buffer == p.buffer ? ca_part_relate(c, &ranges, copy_part, my_part, &pd) : PART_MAYBE;
     if (pr == PART_DISJOINT)
       continue;
     /* The access's part inside the copy's meets it; parts that may meet fall

@@ -14,12 +14,6 @@
 #include "gac/async_pipeline.h"
 #include "gac/check_async.h"
 
-void *ca_xrealloc(void *p, size_t n) {
-  p = realloc(p, n ? n : 1);
-  if (!p)
-    abort();
-  return p;
-}
 
 void ca_state_free(state *s) {
   free(s->f);
@@ -393,4 +387,9 @@ bool ca_fact_names(const fact *f, uint32_t event) {
 void ca_rename_group(fact *f, uint32_t to) {
   f->old_group = f->group;
   f->group = to;
+}
+
+void ca_part_resolve(const state *s, ca_part *p) {
+  if (p->known && p->slot.base)
+    ca_part_rebase(p, ca_resolve_version(s, (gac_version){true, p->slot}).value);
 }

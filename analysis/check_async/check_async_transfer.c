@@ -23,10 +23,6 @@
  * have been handed in memory the checker does not follow). */
 enum holding { HOLDS_COPY, HOLDS_WORKGROUP_USE, HOLDS_ORDER };
 
-bool ca_is_copy(const gac_module *m, const gac_inst *i) {
-  copy_view v;
-  return ca_copy_of(m, i, &v);
-}
 
 static bool uses_workgroup_variable(const gac_module *m, const gac_inst *i) {
   for (unsigned k = gac_inst_first_in_operand(i); k < i->num_operands; k++) {
@@ -92,24 +88,10 @@ static bool function_holds(const gac_module *m, const gac_inst *fn_def, enum hol
 
 /* The element offset operand of a copy's side of the buffer (the
  * DestinationOffset or SourceOffset of GroupAsyncCopy2D2D/3D3D), or 0. */
-uint32_t ca_copy_offset(const gac_module *m, const gac_inst *copy, bool source) {
-  if (!copy || copy->opcode != SpvOpExtInst || !gac_is_async_copy_inst(m, copy))
-    return 0;
-  return gac_operand_word(copy, source ? 7 : 5);
-}
 
 /* Do two accesses of one buffer version surely meet, as far as the copies'
  * offsets tell? A copy at a runtime offset (a ring of slots by offset) may
  * miss the part the other touches: then only "cannot decide". */
-bool ca_offsets_meet(const checker *c, const fact *f, const gac_inst *i, unsigned role) {
-  uint32_t theirs = ca_copy_offset(c->m, f->copy, f->async_read);
-  uint32_t mine = ca_copy_offset(c->m, i, role == 1); /* a copy's accesses: 0 its Destination, 1 its Source */
-  uint64_t a, b;
-  bool theirs_known = !theirs || gac_constant_value(c->m, theirs, &a);
-  if (!mine)
-    return theirs_known;
-  return theirs == mine || (theirs && theirs_known && gac_constant_value(c->m, mine, &b) && a == b);
-}
 
 /* function_holds for a call's callee, asked once per function: cache[id]
  * is 0 (not asked yet), 1 (no) or 2 (maybe). */
