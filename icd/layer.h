@@ -101,7 +101,7 @@ bool gac_bridge_il(const void *il, size_t size, const gac_layer_target *t, unsig
                    size_t *binary_size, char **log, char **warnings);
 /* The module with its builtin calls raised, for linking (*out malloc'd). */
 bool gac_raise_il(const void *il, size_t size, void **out, size_t *out_size, char **log);
-/* FNV-1a of size bytes, continuing from h (0xcbf29ce484222325 to start). */
+/* cache.c: FNV-1a of size bytes, continuing from h (0xcbf29ce484222325 to start). */
 uint64_t gac_layer_hash(const void *data, size_t size, uint64_t h);
 
 /* The layer's cache folder ($GAC_LAYER_CACHE_DIR, else $XDG_CACHE_HOME/gac,
