@@ -85,24 +85,66 @@ uint32_t lower_byte_address(gac_builder *b, uint32_t base, uint32_t ptr_type, ui
   return gac_build_ops(b, SpvOpPtrAccessChain, ptr_type, GAC_NEW_ID, GAC_ID(base), GAC_ID(offset))->result_id;
 }
 
-/* lines: one OpGroupAsyncCopy per line, chained on one event. */
-static uint32_t lower_lines(gac_lowering *L, lower_copy_plan *p, gac_block *pre, gac_block *exit) {
+/* One OpGroupAsyncCopy of line `line` at b, on `event`; its result id is
+ * `result` (GAC_NEW_ID: a new one), which it returns. */
+static uint32_t copy_line(gac_lowering *L, gac_builder *b, const lower_copy_plan *p, uint32_t line, uint32_t event,
+                          uint32_t result) {
+  uint32_t so, dof;
+  lower_line_offsets(L, b, p, line, 0, &so, &dof);
+  uint32_t s = lower_byte_address(b, p->src, p->src_ptr_type, so);
+  uint32_t d = lower_byte_address(b, p->dst, p->dst_ptr_type, dof);
+  return gac_build_ops(b, SpvOpGroupAsyncCopy, L->event_type, result, GAC_ID(L->scope_workgroup), GAC_ID(d),
+                       GAC_ID(s), GAC_ID(p->line_bytes), GAC_ID(L->one), GAC_ID(event))
+      ->result_id;
+}
+
+/* lines: one OpGroupAsyncCopy per line, chained on one event: carried
+ * round the loop of lines, or (shared_event) the first line's copy issued
+ * before the loop and its event handed to every other line's, which
+ * returns that same event (a non-null Event operand is what a copy
+ * returns), so the result is the same and no event is carried. */
+static uint32_t lower_lines(gac_lowering *L, lower_copy_plan *p, gac_block *pre, gac_block *exit, bool shared_event) {
   if (p->empty) {
     gac_builder b = gac_builder_at_end(L->m, &pre->insts);
     gac_build_ops(&b, SpvOpBranch, 0, 0, GAC_ID(gac_block_label(exit)));
     return p->k.event;
   }
-  gac_loop lp = lower_loop_open(L, pre, exit, L->zero, p->total_lines, L->event_type, p->k.event);
+  if (!shared_event) {
+    gac_loop lp = lower_loop_open(L, pre, exit, L->zero, p->total_lines, L->event_type, p->k.event);
+    gac_builder b = gac_builder_at_end(L->m, &lp.body->insts);
+    copy_line(L, &b, p, lp.counter, lp.carried, lp.next_carried);
+    lower_loop_close(L, &lp, lp.body, L->one);
+    /* The loop's exit sees the header's event: the input one if no line was copied. */
+    return lp.carried;
+  }
+  /* A line count known only at run time may be 0: then no copy, and the
+   * input event, joined after the lines. */
+  uint64_t lines;
+  bool some = gac_constant_value(L->m, p->total_lines, &lines) && lines > 0;
+  gac_block *first = pre, *join = exit;
+  if (!some) {
+    first = gac_block_create(L->m, pre->function, pre);
+    join = gac_block_create(L->m, pre->function, first);
+    gac_builder b = gac_builder_at_end(L->m, &pre->insts);
+    uint32_t any = lower_op2(&b, SpvOpINotEqual, L->bool_type, p->total_lines, L->zero);
+    gac_build_ops(&b, SpvOpBranchConditional, 0, 0, GAC_ID(any), GAC_ID(gac_block_label(first)),
+                  GAC_ID(gac_block_label(join)));
+  }
+  gac_builder fb = gac_builder_at_end(L->m, &first->insts);
+  uint32_t event = copy_line(L, &fb, p, L->zero, p->k.event, GAC_NEW_ID);
+  gac_loop lp = lower_loop_open(L, first, join, L->one, p->total_lines, 0, 0);
   gac_builder b = gac_builder_at_end(L->m, &lp.body->insts);
-  uint32_t so, dof;
-  lower_line_offsets(L, &b, p, lp.counter, 0, &so, &dof);
-  uint32_t s = lower_byte_address(&b, p->src, p->src_ptr_type, so);
-  uint32_t d = lower_byte_address(&b, p->dst, p->dst_ptr_type, dof);
-  gac_build_ops(&b, SpvOpGroupAsyncCopy, L->event_type, lp.next_carried, GAC_ID(L->scope_workgroup),
-                GAC_ID(d), GAC_ID(s), GAC_ID(p->line_bytes), GAC_ID(L->one), GAC_ID(lp.carried));
+  copy_line(L, &b, p, lp.counter, event, GAC_NEW_ID);
   lower_loop_close(L, &lp, lp.body, L->one);
-  /* The loop's exit sees the header's event: the input one if no line was copied. */
-  return lp.carried;
+  if (some)
+    return event;
+  gac_builder jb = gac_builder_at_end(L->m, &join->insts);
+  uint32_t joined = gac_build_ops(&jb, SpvOpPhi, L->event_type, GAC_NEW_ID, GAC_ID(event),
+                                  GAC_ID(gac_block_label(lp.header)), GAC_ID(p->k.event),
+                                  GAC_ID(gac_block_label(pre)))
+                        ->result_id;
+  gac_build_ops(&jb, SpvOpBranch, 0, 0, GAC_ID(gac_block_label(exit)));
+  return joined;
 }
 
 /* ---- cooperative ---- */
@@ -500,7 +542,9 @@ static bool operand_types_fit(gac_lowering *L, const gac_inst *i, gac_diag *diag
 }
 
 uint32_t lower_copy(gac_lowering *L, lower_copy_plan *p, gac_block *pre, gac_block *exit, lower_copy_way way) {
-  return way == LOWER_LINES ? lower_lines(L, p, pre, exit) : lower_cooperative(L, p, pre, exit, way);
+  if (way == LOWER_LINES || way == LOWER_LINES_SHARED_EVENT)
+    return lower_lines(L, p, pre, exit, way == LOWER_LINES_SHARED_EVENT);
+  return lower_cooperative(L, p, pre, exit, way);
 }
 
 /* L for m and target t, as far as its types and constants. */

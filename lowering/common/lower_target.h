@@ -31,6 +31,9 @@ typedef struct lower_copy_plan {
 /* The ways a copy is moved in core SPIR-V (lower_async_copies.c). */
 typedef enum lower_copy_way {
   LOWER_LINES,       /* one OpGroupAsyncCopy per line, chained on one event */
+  LOWER_LINES_SHARED_EVENT, /* the same, the first line's event handed to the others: none carried round
+                               the loop of lines (which PoCL 3.1's work-group passes other than loops
+                               abort on, conformance/random/known/pocl31-line-loop-event.cl) */
   LOWER_COOPERATIVE, /* the work-items share units of 16, 8, 4 or 1 bytes */
   LOWER_SERIAL,      /* work-item 0 copies byte by byte (a benchmark baseline) */
   LOWER_LEADER,      /* work-item 0 copies line after line */

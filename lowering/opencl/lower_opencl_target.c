@@ -57,8 +57,18 @@ typedef struct opencl_lowering {
 
 static opencl_lowering *state(const gac_lowering *L) { return (opencl_lowering *)L->target_state; }
 
-static lower_copy_way way_of(copy_kind kind) {
-  return kind == COPY_KIND_LINES ? LOWER_LINES : kind == COPY_KIND_LEADER ? LOWER_LEADER : LOWER_COOPERATIVE;
+/* Lines for the device: on PoCL's CPU device the first line's event is
+ * handed to the other lines' copies, none carried round their loop (PoCL
+ * 3.1 aborts on that with its default work-group method:
+ * conformance/random/known/pocl31-line-loop-event.cl). */
+static lower_copy_way lines_for(gac_opencl_device device) {
+  return device == GAC_OPENCL_DEVICE_POCL_CPU ? LOWER_LINES_SHARED_EVENT : LOWER_LINES;
+}
+
+static lower_copy_way way_of(copy_kind kind, gac_opencl_device device) {
+  return kind == COPY_KIND_LINES    ? lines_for(device)
+         : kind == COPY_KIND_LEADER ? LOWER_LEADER
+                                    : LOWER_COOPERATIVE;
 }
 
 /* Whether the copies are lines, the driver's own: then a wait on their
@@ -72,8 +82,8 @@ static bool driver_lines(const gac_lowering *L) {
 static lower_copy_way way(gac_lowering *L, const lower_copy_plan *p) {
   const gac_opencl_options *o = &state(L)->options;
   switch (o->strategy) {
-  case GAC_OPENCL_AUTO: return way_of(copy_strategy_choose(o->device, p->line_bytes_known));
-  case GAC_OPENCL_LINES: return driver_lines(L) ? LOWER_LINES : LOWER_COOPERATIVE;
+  case GAC_OPENCL_AUTO: return way_of(copy_strategy_choose(o->device, p->line_bytes_known), o->device);
+  case GAC_OPENCL_LINES: return driver_lines(L) ? lines_for(o->device) : LOWER_COOPERATIVE;
   case GAC_OPENCL_SERIAL: return LOWER_SERIAL;
   case GAC_OPENCL_LEADER: return LOWER_LEADER;
   default: return LOWER_COOPERATIVE;
