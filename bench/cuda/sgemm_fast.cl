@@ -1,4 +1,4 @@
-/* An SGEMM written for speed (the vendor benchmark, bench/vendor, and the
+/* An SGEMM written for speed (the vendor benchmark, bench/nvidia_opencl, and the
  * compute benchmark, compute.cu): C = A B for n x n row-major matrices, n a
  * multiple of 128. A work-group of 16 x 16 work-items computes a 128 x 128
  * tile of C; each work-item an 8 x 8 micro-tile held in float4

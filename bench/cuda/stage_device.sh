@@ -20,12 +20,11 @@ cp "$root"/conformance/corpus/{*.c,*.h,kernels.def,device_run.sh} "$dest/src/con
 mkdir -p "$dest/src/conformance/corpus/kernels" # their sources, for NVIDIA's builds (vendor_corpus.c)
 cp "$root"/conformance/corpus/kernels/*.cl "$dest/src/conformance/corpus/kernels/"
 cp "$root"/conformance/math/{math_cuda.c,math_opencl.c,math_suite.c,math_suite.h,math_functions.h,math.cl} "$dest/src/conformance/math/"
-# The OpenCL runner, for NVIDIA's OpenCL driver (bench/vendor/device_run.sh).
+# The OpenCL runner, for NVIDIA's OpenCL driver (bench/nvidia_opencl/device_run.sh).
 cp "$root"/conformance/{runner.c,cl_device.c,cl_device.h} "$dest/src/conformance/"
 cp "$root"/bench/cuda/{bench.cu,compute.cu,cuda_bench.h,device_run.sh,profile.sh,sass_loops.awk} "$dest/src/bench/cuda/"
-# The vendor benchmark (NVIDIA's OpenCL): DEST/src/bench/vendor/device_run.sh DEST/ptx OUT.
+# The vendor benchmark (NVIDIA's OpenCL): DEST/src/bench/nvidia_opencl/device_run.sh DEST/ptx OUT.
 cp "$root"/bench/cuda/{sgemm,sgemm_fast,stencil}.cl "$dest/src/bench/cuda/"
 # CLBlast's Xgemm for NVIDIA's compiler: as it is, and with 2D copies (made in the build).
-cp "$root"/bench/vendor/clblast/xgemm.cl "$build"/device/xgemm_2d.cl "$dest/src/bench/cuda/"
-mkdir -p "$dest/src/bench/vendor"
-cp "$root"/bench/vendor/{*.c,*.h,*.sh,*.cl} "$dest/src/bench/vendor/"
+cp "$root"/third_party/clblast/xgemm.cl "$build"/device/xgemm_2d.cl "$dest/src/bench/cuda/"
+cp -r "$root"/bench/nvidia_opencl "$dest/src/bench/" # its probes/ and xgemm/ too

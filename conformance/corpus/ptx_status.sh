@@ -20,7 +20,7 @@ nvcl=${out%.ptx}.nvcl.ptx
 rm -f "$nvcl"
 # sm_80, the async variant: also OUT with .l1.sm80.nvcl.ptx, 16-byte
 # cp.async units through L1 (--ptx-cp-async-l1), for the vendor benchmark
-# (bench/vendor/vendor_corpus.c; the plain variant copies nothing).
+# (bench/nvidia_opencl/vendor_corpus.c; the plain variant copies nothing).
 l1=${out%.sm$sm.ptx}.l1.sm$sm.nvcl.ptx
 rm -f "$l1"
 if log=$("$gac_opt" --emit=ptx --sm="$sm" "$in" -o "$out" 2>&1) &&

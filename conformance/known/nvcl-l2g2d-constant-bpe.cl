@@ -8,7 +8,7 @@
  * lowering moves units of 4 bytes and more with no byte path. Local
  * arguments are now declared 16-byte aligned (llvm_gpu.c), as the CUDA
  * ABI's offsets are; lit ptx/opencl-abi.cl checks the declaration. Run it
- * as bench/vendor/repro_cts_l2g2d.c runs the CTS's kernel: arguments (src,
+ * as bench/nvidia_opencl/probes/repro_cts_l2g2d.c runs the CTS's kernel: arguments (src,
  * dst, local of lines * per * 4 bytes, per, lines, 13, per, per) as ulong,
  * groups of 7. */
 typedef uchar S;

@@ -24,7 +24,7 @@
 #                 at once, a table per subtest (scripts/cts.sh suite, from the
 #                 checkout this script is in; GAC_CTS_TIMEOUT per subtest,
 #                 GAC_CTS_TESTS the subtests, GAC_CTS_STREAMS runs at once)
-#   bench DEV     the vendor benchmark (bench/vendor/vendor_bench.c) with
+#   bench DEV     the vendor benchmark (bench/nvidia_opencl/vendor_bench.c) with
 #                 VENDOR_LAYER rows, twice: NVIDIA's and the layer's caches
 #                 cold, then warm (build times of both)
 # PART "-": nothing to unpack (a later call on the same machine, for the
@@ -174,7 +174,7 @@ cts)
   done
   ;;
 bench)
-  vsrc=$dev/src/bench/vendor
+  vsrc=$dev/src/bench/nvidia_opencl
   kernels=$(mktemp -d)
   cp "$vsrc/vendor_copies.h" "$dev"/src/bench/cuda/{sgemm,sgemm_fast,stencil,xgemm,xgemm_2d}.cl "$kernels/"
   mkdir -p "$kernels/corpus" && cp "$dev"/src/conformance/corpus/kernels/*.cl "$kernels/corpus/"

@@ -1,6 +1,6 @@
 // --ptx-abi=opencl: PTX that NVIDIA's OpenCL driver loads with
 // clCreateProgramWithBinary (docs/VENDOR.md). Its compiler's ABI,
-// read off the PTX it writes (bench/vendor/probe.sh):
+// read off the PTX it writes (bench/nvidia_opencl/probes/probe.sh):
 //  - the nvcl triple: kernel pointer parameters marked .ptr .global or
 //    .ptr .shared with their alignment, and `texmode_independent`;
 //  - a local argument stays a parameter, 64 bits wide (the driver writes

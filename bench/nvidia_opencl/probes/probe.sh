@@ -9,11 +9,12 @@ set -uo pipefail
 out=$1
 shift
 here=$(cd "$(dirname "$0")" && pwd)
-. "$here/nvidia_opencl.sh" || exit 1
+top=$here/.. # bench/nvidia_opencl: the driver's setup and nvcl.c
+. "$top/nvidia_opencl.sh" || exit 1
 mkdir -p "$out"
 echo "NVIDIA OpenCL: $nv_lib"
-gcc -std=c17 -O2 -Wall $NVCL_CFLAGS "$here/nvcl_dump.c" "$here/nvcl.c" -o "$out/nvcl-dump" $NVCL_LIBS || exit 1
-gcc -std=c17 -O2 -Wall $NVCL_CFLAGS "$here/abi_check.c" "$here/nvcl.c" -o "$out/nvcl-abi-check" $NVCL_LIBS || exit 1
+gcc -std=c17 -O2 -Wall $NVCL_CFLAGS -I"$top" "$here/nvcl_dump.c" "$top/nvcl.c" -o "$out/nvcl-dump" $NVCL_LIBS || exit 1
+gcc -std=c17 -O2 -Wall $NVCL_CFLAGS -I"$top" "$here/abi_check.c" "$top/nvcl.c" -o "$out/nvcl-abi-check" $NVCL_LIBS || exit 1
 status=0
 "$out/nvcl-dump" --info
 "$out/nvcl-dump" "$here/ptx_abi_probe.cl" "$out/nvidia-probe.ptx" ""

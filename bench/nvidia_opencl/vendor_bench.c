@@ -217,7 +217,7 @@ static unsigned listed(const variant *v) {
   return n;
 }
 
-/* CLBlast's Xgemm (bench/vendor/clblast): as it is, through NVIDIA's
+/* CLBlast's Xgemm (third_party/clblast): as it is, through NVIDIA's
  * compiler and through gac; and with its tile loads as 2D copies
  * (make_xgemm_2d.sh), through gac and, as a user of NVIDIA's compiler must
  * write those, as per-line 1D copies and as plain loads. */
@@ -306,7 +306,7 @@ static float input_value(size_t i, unsigned seed) { return (float)((vendor_hash(
 /* One SGEMM of the benchmark: C = A B (n x n, row-major). bench/cuda's
  * kernels take (A, B, C, n), one work-group per tile x tile of C; CLBlast's
  * Xgemm takes (N, M, K, alpha, beta, B, A^T, C, 0, 0) over {n/4, n/4}
- * (bench/vendor/clblast/README.md: the row-major recipe). */
+ * (third_party/clblast/README.md: the row-major recipe). */
 typedef struct gemm_case {
   const char *file, *kernel;
   size_t local[2];

@@ -15,7 +15,7 @@ cuda=${CUDA_HOME:-/usr/local/cuda}
 . "$here/nvidia_opencl.sh" || exit 1
 mkdir -p "$out"
 status=0
-bash "$here/probe.sh" "$out/probe" "$ptx"/vendor-probe.sm80.nvcl.ptx "$ptx"/vendor-probe.sm90.nvcl.ptx \
+bash "$here/probes/probe.sh" "$out/probe" "$ptx"/vendor-probe.sm80.nvcl.ptx "$ptx"/vendor-probe.sm90.nvcl.ptx \
   > "$out/probe.txt" 2>&1 || status=1
 grep -E "^(PASS|FAIL|ABI check)" "$out/probe.txt"
 # The conformance and math suites through NVIDIA's OpenCL, from gac's PTX.

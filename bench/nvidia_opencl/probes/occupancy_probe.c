@@ -4,9 +4,9 @@
  * %globaltimer and records its SM and its start and end times. Written to
  * rule occupancy out of the gap between the two drivers on the same PTX
  * (docs/VENDOR.md; docs/results/VENDOR.md: the same counts on both). On the GPU
- * machine, after `. bench/vendor/nvidia_opencl.sh`:
- *   gcc -std=c17 -O2 $NVCL_CFLAGS -Ibench/vendor bench/vendor/occupancy_probe.c
- *       bench/vendor/nvcl.c $NVCL_LIBS -L$cuda/lib64 -lcuda -o occupancy-probe */
+ * machine, after `. bench/nvidia_opencl/nvidia_opencl.sh`:
+ *   gcc -std=c17 -O2 $NVCL_CFLAGS -Ibench/nvidia_opencl bench/nvidia_opencl/probes/occupancy_probe.c
+ *       bench/nvidia_opencl/nvcl.c $NVCL_LIBS -L$cuda/lib64 -lcuda -o occupancy-probe */
 #include "nvcl.h"
 
 #include <cuda.h>

@@ -1,8 +1,8 @@
 /* check_xgemm.c: checks the README recipe for CLBlast's Xgemm (xgemm.cl) through NVIDIA's
  * OpenCL: row-major C = alpha*A*B + beta*C with A, B, C n x n, against a CPU reference.
- * Build (GPU machine): . bench/vendor/nvidia_opencl.sh; gcc -O2 $NVCL_CFLAGS -Ibench/vendor \
- *   bench/vendor/clblast/check_xgemm.c bench/vendor/nvcl.c $NVCL_LIBS -o /tmp/check_xgemm
- * Run: /tmp/check_xgemm bench/vendor/clblast/xgemm.cl [n]  (n a multiple of 64) */
+ * Build (GPU machine): . bench/nvidia_opencl/nvidia_opencl.sh; gcc -O2 $NVCL_CFLAGS -Ibench/nvidia_opencl \
+ *   bench/nvidia_opencl/xgemm/check_xgemm.c bench/nvidia_opencl/nvcl.c $NVCL_LIBS -o /tmp/check_xgemm
+ * Run: /tmp/check_xgemm third_party/clblast/xgemm.cl [n]  (n a multiple of 64) */
 #include "nvcl.h"
 #include <math.h>
 #include <stdio.h>
@@ -18,7 +18,7 @@ static char *slurp(const char *path) {
 }
 
 int main(int argc, char **argv) {
-  const char *path = argc > 1 ? argv[1] : "bench/vendor/clblast/xgemm.cl";
+  const char *path = argc > 1 ? argv[1] : "third_party/clblast/xgemm.cl";
   int n = argc > 2 ? atoi(argv[2]) : 512;
   const float alpha = 1.5f, beta = 0.5f;
   size_t nn = (size_t)n * n;
