@@ -342,9 +342,31 @@ static bool find_pads(gac_lowering *L, const lower_wait_emitter *E, const module
   return any;
 }
 
+/* Label id -> block index, one array for the module: each function sets
+ * its own labels' entries, and reads only those (a branch goes to a block
+ * of its function), so nothing is cleared between functions; it grows with
+ * the module's id bound. One array per function, zeroed, cost a memset of
+ * the whole bound for each (697 kernels of a 1M-instruction module: most of
+ * this pass's time). */
+typedef struct label_index {
+  uint32_t *at;
+  uint32_t size;
+} label_index;
+
+static uint32_t *label_index_for(label_index *x, uint32_t bound) {
+  if (bound > x->size) {
+    uint32_t *grown = realloc(x->at, (size_t)bound * sizeof *grown);
+    if (!grown)
+      abort();
+    memset(grown + x->size, 0, (size_t)(bound - x->size) * sizeof *grown);
+    x->at = grown, x->size = bound;
+  }
+  return x->at;
+}
+
 /* Replaces the commits and waits of f, with the counts of the fixpoint. */
 static void lower_function(gac_lowering *L, const lower_wait_emitter *E, const module_facts *mf, const bool *tighten,
-                           gac_function *f) {
+                           label_index *labels, gac_function *f) {
   gac_module *m = L->m;
   size_t num_blocks = 0;
   gac_foreach_block(b, f) num_blocks++;
@@ -352,7 +374,7 @@ static void lower_function(gac_lowering *L, const lower_wait_emitter *E, const m
     return;
   gac_block **blocks = malloc(num_blocks * sizeof *blocks);
   history *in = calloc(num_blocks, sizeof *in);
-  uint32_t *index_of = calloc(m->bound, sizeof *index_of); /* label id -> block index */
+  uint32_t *index_of = label_index_for(labels, m->bound);
   size_t n = 0;
   gac_foreach_block(b, f) {
     index_of[gac_block_label(b)] = (uint32_t)n;
@@ -399,7 +421,6 @@ static void lower_function(gac_lowering *L, const lower_wait_emitter *E, const m
   free(todo);
   free(blocks);
   free(in);
-  free(index_of);
 }
 
 bool lower_counted_waits(gac_lowering *L, const lower_wait_emitter *E) {
@@ -413,12 +434,14 @@ bool lower_counted_waits(gac_lowering *L, const lower_wait_emitter *E) {
     E->begin(L, tighten);
   module_facts mf = {.committing = calloc(L->m->bound, sizeof *mf.committing), .draining = find_draining(L->m)};
   gac_foreach_function(f, L->m) mf.committing[f->def->result_id] = commits(L->m, f);
+  label_index labels = {0};
   gac_foreach_function(f, L->m) {
     gac_foreach_block(b, f) {
       gac_foreach_inst(i, &b->insts) progress |= i->opcode == SpvOpGroupWaitEvents || gac_async_pipeline_op_of(L->m, i);
     }
-    lower_function(L, E, &mf, tighten, f);
+    lower_function(L, E, &mf, tighten, &labels, f);
   }
+  free(labels.at);
   free(mf.committing);
   free(mf.draining.waits);
   free(tighten);
