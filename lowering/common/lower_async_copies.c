@@ -451,20 +451,31 @@ void lower_barrier_after_waits(gac_lowering *L) {
 /* The core OpGroupAsyncCopy instructions of m (in `out` if not NULL): for
  * a target after which nothing else would lower OpenCL's 1D
  * async_work_group_(strided_)copy. */
-static size_t count_core_copies(gac_module *m, gac_inst **out) {
-  size_t n = 0;
+/* The copies to lower, in one walk of the module: the set's, then (with
+ * `core`) every core OpGroupAsyncCopy; *n of them, malloc'd (NULL if
+ * none). One walk rather than a count and a second walk: on a module of a
+ * million instructions each walk costs as much as much of the lowering. */
+static gac_inst **collect_copies(gac_module *m, bool core, size_t *n) {
+  size_t cap = 0;
+  gac_inst **copies = NULL;
+  *n = 0;
+  gac_foreach_async_copy(i, m) {
+    if (*n == cap && !(copies = realloc(copies, (cap = cap ? 2 * cap : 64) * sizeof *copies)))
+      abort();
+    copies[(*n)++] = i;
+  }
   gac_foreach_function(f, m) {
     gac_foreach_block(b, f) {
       gac_foreach_inst(i, &b->insts) {
-        if (i->opcode != SpvOpGroupAsyncCopy)
+        if (!core || i->opcode != SpvOpGroupAsyncCopy)
           continue;
-        if (out)
-          out[n] = i;
-        n++;
+        if (*n == cap && !(copies = realloc(copies, (cap = cap ? 2 * cap : 64) * sizeof *copies)))
+          abort();
+        copies[(*n)++] = i;
       }
     }
   }
-  return n;
+  return copies;
 }
 
 /* OpGroupAsyncCopy (Execution, Destination, Source, NumElements, Stride,
@@ -609,11 +620,9 @@ bool lower_async_copies_for(gac_module *m, const lower_target *t, void *state, g
   /* Core copies left to the driver would be in flight past a fence's
    * barrier: with fences, the target lowers them too. */
   bool core = t->core_copies || fences;
-  size_t count = 0;
-  gac_foreach_async_copy(i, m) count++;
-  if (core)
-    count += count_core_copies(m, NULL);
-  if (count == 0) {
+  size_t n;
+  gac_inst **copies = collect_copies(m, core, &n);
+  if (n == 0) {
     if (t->finish && !t->finish(&L, LOWER_NO_COPIES, diag))
       return false;
     gac_remove_unused_imports(m, NULL, diag);
@@ -623,11 +632,6 @@ bool lower_async_copies_for(gac_module *m, const lower_target *t, void *state, g
   if (!t->waits)
     init(&L, m, t, state, diag);
   gac_require_capability(m, SpvCapabilityInt8);
-  gac_inst **copies = malloc(count * sizeof(gac_inst *));
-  size_t n = 0;
-  gac_foreach_async_copy(i, m) copies[n++] = i;
-  if (core)
-    n += count_core_copies(m, copies + n);
   if (t->begin_copies)
     t->begin_copies(&L, copies, n);
   bool typed = true;
