@@ -5,7 +5,9 @@
  *
  * lines        one core OpGroupAsyncCopy per line (planes x lines of them, in
  *              a loop), chained on the copy's Event operand, so the result is
- *              a real event and OpGroupWaitEvents keeps its meaning.
+ *              a real event and OpGroupWaitEvents keeps its meaning; or (a
+ *              target's LOWER_LINES_SHARED_EVENT) the first line's copy before
+ *              the loop and its event handed to the others, none carried.
  * cooperative  the work-items of the group share the copy: the planes x lines
  *              x line bytes are cut into units of 16, 8, 4 or 1 bytes (the
  *              widest that the addresses, strides and line size allow, chosen
