@@ -453,6 +453,14 @@ void lower_barrier_after_waits(gac_lowering *L) {
 /* The core OpGroupAsyncCopy instructions of m (in `out` if not NULL): for
  * a target after which nothing else would lower OpenCL's 1D
  * async_work_group_(strided_)copy. */
+/* copies[*n] = i, growing copies (capacity *cap). */
+static gac_inst **append_copy(gac_inst **copies, size_t *n, size_t *cap, gac_inst *i) {
+  if (*n == *cap && !(copies = realloc(copies, (*cap = *cap ? 2 * *cap : 64) * sizeof *copies)))
+    abort();
+  copies[(*n)++] = i;
+  return copies;
+}
+
 /* The copies to lower, in one walk of the module: the set's, then (with
  * `core`) every core OpGroupAsyncCopy; *n of them, malloc'd (NULL if
  * none). One walk rather than a count and a second walk: on a module of a
@@ -461,19 +469,14 @@ static gac_inst **collect_copies(gac_module *m, bool core, size_t *n) {
   size_t cap = 0;
   gac_inst **copies = NULL;
   *n = 0;
-  gac_foreach_async_copy(i, m) {
-    if (*n == cap && !(copies = realloc(copies, (cap = cap ? 2 * cap : 64) * sizeof *copies)))
-      abort();
-    copies[(*n)++] = i;
-  }
+  gac_foreach_async_copy(i, m) copies = append_copy(copies, n, &cap, i);
+  if (!core)
+    return copies;
   gac_foreach_function(f, m) {
     gac_foreach_block(b, f) {
       gac_foreach_inst(i, &b->insts) {
-        if (!core || i->opcode != SpvOpGroupAsyncCopy)
-          continue;
-        if (*n == cap && !(copies = realloc(copies, (cap = cap ? 2 * cap : 64) * sizeof *copies)))
-          abort();
-        copies[(*n)++] = i;
+        if (i->opcode == SpvOpGroupAsyncCopy)
+          copies = append_copy(copies, n, &cap, i);
       }
     }
   }
